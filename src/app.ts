@@ -1,0 +1,72 @@
+// Route schemas carry OpenAPI fields (summary, description, consumes); this types them.
+import type {} from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { recoverStorage } from './domain/maintenance/recoverStorage.js';
+import type { Services } from './createServices.js';
+import { handleError } from './http/errorHandler.js';
+import { ApiError } from './http/errors.js';
+import { apiRoutes } from './http/routes/apiRoutes.js';
+import { healthRoutes } from './http/routes/health/healthRoutes.js';
+import { loggerOptions } from './infrastructure/logging/loggerOptions.js';
+
+export interface AppOptions {
+  services: Services;
+  /** pino logger settings; defaults to the service's redacting configuration. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Maintenance that runs while the app is up: expired idempotency keys, idle rate buckets. */
+const housekeepingIntervalMs = 10 * 60 * 1000;
+
+/**
+ * Builds the Callscope HTTP app. `server.ts` starts it; tests build the very same app.
+ * The app does not own `services`: whoever created them closes them (after `app.close()`).
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { services } = options;
+  const { config } = services;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.TRUST_PROXY,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    // Query strings of this API never repeat keys; ids lists are comma-separated.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request) => {
+    throw new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    services.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    services.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  await app.register(healthRoutes, { services });
+  await app.register(apiRoutes, { services, prefix: '/api' });
+
+  app.addHook('onReady', async () => {
+    await recoverStorage(services, app.log);
+  });
+  const housekeeping = setInterval(() => {
+    const now = services.clock();
+    services.idempotency.purgeExpired(now);
+    services.rateLimiter.sweep(now);
+  }, housekeepingIntervalMs);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
+
+  return app;
+}

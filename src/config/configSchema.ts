@@ -1,0 +1,47 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Every setting of the service, read from environment variables of the same name.
+ * This schema is the single source of truth: `loadConfig` validates against it, the
+ * `Config` type is derived from it, and the README's configuration table mirrors it.
+ * Each `description` ends with the default.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on. Defaults to `8080`.' }),
+  HOST: Type.String({ default: '0.0.0.0', description: 'Interface to bind. Defaults to `0.0.0.0` (all interfaces, for LAN/VPN clients).' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Folder holding the SQLite database and stored objects (audio, artifacts). Defaults to `./data`.' }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', description: 'pino log level. Defaults to `info`.' }),
+
+  LOCAL_AUTH: Type.Boolean({ default: false, description: 'Accept `X-Local-User-Id` in place of an identity-provider token (local-user mode). Defaults to `false`.' }),
+  API_KEY: Type.Optional(Type.String({ minLength: 16, description: 'Shared secret every `/api` request must carry in `X-API-Key`. Unset: no key is required.' })),
+  OIDC_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'Expected `iss` of ID tokens; also used for OIDC discovery when no JWKS URL or file is set.' })),
+  OIDC_AUDIENCE: Type.Optional(Type.String({ minLength: 1, description: 'Expected `aud` of ID tokens (the mobile app\'s client id). Required with `OIDC_ISSUER`.' })),
+  OIDC_JWKS_URL: Type.Optional(Type.String({ minLength: 1, description: 'Explicit JWKS URL; skips discovery.' })),
+  OIDC_JWKS_FILE: Type.Optional(Type.String({ minLength: 1, description: 'Local JWKS file for air-gapped sites; re-read when a token names an unknown `kid`.' })),
+  OIDC_ALGORITHMS: Type.String({
+    default: 'RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512,EdDSA',
+    pattern: '^((RS|PS|ES)(256|384|512)|EdDSA)(,((RS|PS|ES)(256|384|512)|EdDSA))*$',
+    description: 'Comma-separated allow-list of asymmetric JWS algorithms. Defaults to all RSA, RSA-PSS, ECDSA and EdDSA variants.',
+  }),
+  OIDC_CLOCK_TOLERANCE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 30, description: 'Allowed clock skew for `exp`/`nbf`, seconds. Defaults to `30`.' }),
+  OIDC_JWKS_COOLDOWN_MS: Type.Integer({ minimum: 0, default: 30000, description: 'Minimum time between JWKS re-fetches triggered by an unknown `kid`, milliseconds. Defaults to `30000`.' }),
+  IDP_USER_DELETE_URL: Type.Optional(Type.String({ minLength: 1, description: 'Identity-provider account deletion hook called (HTTP DELETE, best effort) after `DELETE /api/users/me`; `{sub}` is replaced by the URL-encoded subject.' })),
+  IDP_USER_DELETE_TOKEN: Type.Optional(Type.String({ minLength: 1, description: 'Bearer token sent to `IDP_USER_DELETE_URL`.' })),
+
+  MAX_FILE_SIZE: Type.Integer({ minimum: 1024, default: 52_428_800, description: 'Largest accepted call upload, bytes. Defaults to `52428800` (50 MiB).' }),
+  STATUS_MAX_IDS: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Most ids in one `GET /api/calls/status` or `DELETE /api/calls` request. Defaults to `100`.' }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600, description: 'Sustained requests per minute allowed per user on `/api` (0 turns the limit off). Defaults to `600`.' }),
+  RATE_LIMIT_BURST: Type.Integer({ minimum: 1, default: 120, description: 'Requests a user may make at once above the sustained rate. Defaults to `120`.' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token that lets non-loopback clients scrape `/actuator/prometheus`. Unset: loopback only.' })),
+  MIN_FREE_DISK_MB: Type.Integer({ minimum: 0, default: 1024, description: 'Readiness fails when `DATA_DIR` has less free space than this, MiB. Defaults to `1024`.' }),
+  TRUST_PROXY: Type.Boolean({ default: false, description: 'Trust `X-Forwarded-*` headers from a reverse proxy. Defaults to `false`.' }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 300_000, description: 'Longest a single request (including an upload) may take, milliseconds. Defaults to `300000`.' }),
+  SEGMENTATION_MODEL: Type.String({ minLength: 1, default: 'models/segmentation.onnx', description: 'pyannote segmentation ONNX model (required for processing). Relative paths are from the install folder. Defaults to `models/segmentation.onnx`.' }),
+  EMBEDDING_MODEL: Type.String({ minLength: 1, default: 'models/embedding.onnx', description: 'Speaker-embedding ONNX model (optional: clustering and voice profiles). Defaults to `models/embedding.onnx`.' }),
+  WHISPER_MODEL: Type.String({ minLength: 1, default: 'models/whisper.bin', description: 'whisper.cpp ggml model (required for processing). Defaults to `models/whisper.bin`.' }),
+  VAD_MODEL: Type.String({ minLength: 1, default: 'models/vad.bin', description: 'Silero VAD ggml model for whisper.cpp (optional). Defaults to `models/vad.bin`.' }),
+  LLM_MODEL: Type.String({ minLength: 1, default: 'models/llm.gguf', description: 'GGUF language model (optional: without it the built-in analyser runs). Defaults to `models/llm.gguf`.' }),
+  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 1, description: 'Calls processed at once. Defaults to `1`.' }),
+});
+
+export type Config = Static<typeof ConfigSchema>;

@@ -1,0 +1,48 @@
+import { Value } from 'typebox/value';
+import { ConfigSchema, type Config } from './configSchema.js';
+
+/** Raised at start-up when the environment does not satisfy {@link ConfigSchema}. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const settingNames = Object.keys(ConfigSchema.properties) as (keyof Config)[];
+
+/**
+ * Reads the settings named in {@link ConfigSchema} from `env`, converts strings to the
+ * declared types, fills defaults and validates. Empty strings count as unset, so a blank
+ * line in an env file never overrides a default. Unknown variables are ignored.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const name of settingNames) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
+  }
+  const converted = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
+  const problems = [...Value.Errors(ConfigSchema, converted)].map(
+    (error) => `${error.instancePath.replace(/^\//, '') || '(root)'}: ${error.message}`,
+  );
+  problems.push(...crossFieldProblems(converted as Config));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return converted as Config;
+}
+
+/** Rules that span several settings, which a per-field schema cannot say. */
+function crossFieldProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const usesTokens = Boolean(config.OIDC_ISSUER || config.OIDC_JWKS_URL || config.OIDC_JWKS_FILE);
+  if (usesTokens && !config.OIDC_AUDIENCE) problems.push('OIDC_AUDIENCE: required when identity-provider tokens are configured');
+  if (usesTokens && !config.OIDC_ISSUER) problems.push('OIDC_ISSUER: required when identity-provider tokens are configured (the `iss` claim is always checked)');
+  if (config.OIDC_JWKS_URL && config.OIDC_JWKS_FILE) problems.push('OIDC_JWKS_URL and OIDC_JWKS_FILE: set one, not both');
+  if (config.IDP_USER_DELETE_URL && !config.IDP_USER_DELETE_URL.includes('{sub}')) problems.push('IDP_USER_DELETE_URL: must contain the placeholder {sub}');
+  return problems;
+}
+
+/** Whether any way of identifying users is configured; without one every `/api` call is refused. */
+export function hasIdentitySource(config: Config): boolean {
+  return Boolean(config.OIDC_ISSUER) || config.LOCAL_AUTH;
+}

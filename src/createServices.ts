@@ -1,0 +1,71 @@
+import type { Config } from './config/configSchema.js';
+import { ActionItemRepository } from './domain/actions/ActionItemRepository.js';
+import { ArtifactRepository } from './domain/artifacts/ArtifactRepository.js';
+import { CallCursor } from './domain/calls/CallCursor.js';
+import { CallRepository } from './domain/calls/CallRepository.js';
+import { ProcessingStatistics } from './domain/calls/ProcessingStatistics.js';
+import { IdempotencyRepository } from './domain/idempotency/IdempotencyRepository.js';
+import { SettingsRepository } from './domain/settings/SettingsRepository.js';
+import { UserRepository } from './domain/users/UserRepository.js';
+import { RateLimiter } from './http/RateLimiter.js';
+import { TokenVerifier } from './http/auth/TokenVerifier.js';
+import { systemClock, type Clock } from './infrastructure/clock.js';
+import { openDatabase, type DatabaseHandle } from './infrastructure/database/openDatabase.js';
+import { databaseCheck, diskSpaceCheck, modelsCheck, type ReadinessCheck } from './infrastructure/health/readinessChecks.js';
+import { Metrics } from './infrastructure/metrics/Metrics.js';
+import { ObjectStore } from './infrastructure/storage/ObjectStore.js';
+
+/** Everything the HTTP layer and the pipeline share, created once per process (or per test app). */
+export interface Services {
+  config: Config;
+  clock: Clock;
+  database: DatabaseHandle;
+  store: ObjectStore;
+  users: UserRepository;
+  calls: CallRepository;
+  actionItems: ActionItemRepository;
+  artifacts: ArtifactRepository;
+  idempotency: IdempotencyRepository;
+  settings: SettingsRepository;
+  processingStatistics: ProcessingStatistics;
+  cursor: CallCursor;
+  tokenVerifier?: TokenVerifier;
+  rateLimiter: RateLimiter;
+  metrics: Metrics;
+  /** Named readiness checks; later components (the worker pool) add theirs. */
+  readinessChecks: Record<string, ReadinessCheck>;
+  close(): void;
+}
+
+export interface ServiceOptions {
+  /** Defaults to the system clock. */
+  clock?: Clock;
+  /** Collect Node process metrics (off in tests that build many apps). Defaults to `true`. */
+  processMetrics?: boolean;
+}
+
+export function createServices(config: Config, options: ServiceOptions = {}): Services {
+  const clock = options.clock ?? systemClock;
+  const database = openDatabase(config.DATA_DIR);
+  const settings = new SettingsRepository(database.db);
+  const { OIDC_ISSUER, OIDC_AUDIENCE } = config;
+  return {
+    config,
+    clock,
+    database,
+    store: new ObjectStore(config.DATA_DIR),
+    users: new UserRepository(database.db),
+    calls: new CallRepository(database.db),
+    actionItems: new ActionItemRepository(database.db),
+    artifacts: new ArtifactRepository(database.db),
+    idempotency: new IdempotencyRepository(database.db),
+    settings,
+    processingStatistics: new ProcessingStatistics(database.db),
+    cursor: new CallCursor(settings.secret('cursor_signing_key', clock())),
+    ...(OIDC_ISSUER && OIDC_AUDIENCE ? { tokenVerifier: new TokenVerifier({ ...config, OIDC_ISSUER, OIDC_AUDIENCE }) } : {}),
+    rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_MINUTE, config.RATE_LIMIT_BURST),
+    metrics: new Metrics({ processMetrics: options.processMetrics ?? true }),
+    readinessChecks: { database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config) },
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,25 @@
+import type { Clock } from '../../infrastructure/clock.js';
+import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
+import type { CallRepository } from './CallRepository.js';
+import type { CallStatus } from './callTypes.js';
+
+export type CallDeletion = { outcome: 'deleted' } | { outcome: 'missing' } | { outcome: 'in_progress'; status: CallStatus };
+
+export interface CallDeletionDependencies {
+  calls: CallRepository;
+  store: ObjectStore;
+  clock: Clock;
+}
+
+/**
+ * Deletes a terminal call of the user: claims it (so nothing picks it up again), removes its
+ * files, then its row (artifacts, action items and processing events cascade). A crash between
+ * the two steps leaves a claimed row that start-up recovery finishes deleting.
+ */
+export async function deleteCall(dependencies: CallDeletionDependencies, userId: string, callId: string): Promise<CallDeletion> {
+  const claim = dependencies.calls.claimForDeletion(userId, callId, dependencies.clock());
+  if (claim.outcome !== 'claimed') return claim;
+  await dependencies.store.remove(callObjectKeys.prefix(callId));
+  dependencies.calls.removeRow(callId);
+  return { outcome: 'deleted' };
+}

@@ -1,0 +1,42 @@
+import type { CallStatus } from './callTypes.js';
+
+/** The spec's bounds for the hint, milliseconds. */
+export const minPollMs = 1000;
+export const maxPollMs = 60_000;
+
+export interface PolledCall {
+  status: CallStatus;
+  /** For QUEUED calls: how many queued calls (of any user) were accepted before it. */
+  queuedAhead: number;
+}
+
+export interface QueueState {
+  /** How many calls are processed at once. */
+  concurrency: number;
+  /** Calls being processed right now. */
+  inFlight: number;
+  /** Typical wall-clock processing time of one call, milliseconds. */
+  typicalCallMs: number;
+}
+
+/**
+ * When the client should poll again: the soonest expected status change among the polled calls,
+ * clamped to 1000..60000 ms. Undefined when every polled call is terminal (nothing to wait for).
+ *
+ * A queued call starts after the calls ahead of it and those in flight drain through
+ * `concurrency` slots; a call in flight changes status within about half a typical call.
+ * The hint is half the expected wait, so a status change is seen with at most that delay.
+ */
+export function estimateNextPollMs(polled: readonly PolledCall[], queue: QueueState): number | undefined {
+  let soonestChangeMs = Number.POSITIVE_INFINITY;
+  for (const call of polled) {
+    if (call.status === 'COMPLETED' || call.status === 'FAILED') continue;
+    const changeMs = call.status === 'QUEUED'
+      ? Math.floor((call.queuedAhead + queue.inFlight) / Math.max(1, queue.concurrency)) * queue.typicalCallMs
+        + (queue.inFlight >= queue.concurrency ? queue.typicalCallMs / 2 : 0)
+      : queue.typicalCallMs / 2;
+    soonestChangeMs = Math.min(soonestChangeMs, changeMs);
+  }
+  if (soonestChangeMs === Number.POSITIVE_INFINITY) return undefined;
+  return Math.round(Math.min(maxPollMs, Math.max(minPollMs, soonestChangeMs / 2)));
+}

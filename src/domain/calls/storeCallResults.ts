@@ -1,0 +1,59 @@
+import type Database from 'better-sqlite3';
+import type { NewActionItemRecord } from '../actions/ActionItemRepository.js';
+import type { ActionItemRepository } from '../actions/ActionItemRepository.js';
+import type { ArtifactRepository } from '../artifacts/ArtifactRepository.js';
+import type { Clock } from '../../infrastructure/clock.js';
+import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
+import type { CallRepository } from './CallRepository.js';
+
+/** A document with the version it was written in (transcript v2, analysis v1 or v2). */
+export interface VersionedDocument {
+  schemaVersion: number;
+  [field: string]: unknown;
+}
+
+export interface CallResults {
+  callId: string;
+  transcript: VersionedDocument;
+  analysis: VersionedDocument;
+  /** Items to insert as the call's action items (replacing any from an earlier run). */
+  actionItems: readonly Omit<NewActionItemRecord, 'callId' | 'userId'>[];
+  /** Provenance stored with the analysis (which analyser and model produced it). */
+  analysisProducer?: Record<string, unknown>;
+  /** Whole seconds of decoded audio, when measured. */
+  durationSeconds?: number;
+}
+
+export interface StoreCallResultsDependencies {
+  sqlite: Database.Database;
+  calls: CallRepository;
+  artifacts: ArtifactRepository;
+  actionItems: ActionItemRepository;
+  store: ObjectStore;
+  clock: Clock;
+}
+
+/**
+ * Completes a call: writes its transcript and analysis documents, then in one transaction
+ * indexes them, replaces its action items and sets it COMPLETED. Safe to repeat (reprocess).
+ */
+export async function storeCallResults(dependencies: StoreCallResultsDependencies, userId: string, results: CallResults): Promise<void> {
+  const { sqlite, calls, artifacts, actionItems, store, clock } = dependencies;
+  const transcriptKey = callObjectKeys.artifact(results.callId, 'transcript');
+  const analysisKey = callObjectKeys.artifact(results.callId, 'analysis');
+  await store.writeJson(transcriptKey, results.transcript);
+  await store.writeJson(analysisKey, results.analysis);
+  const now = clock();
+  sqlite.transaction(() => {
+    artifacts.save({ callId: results.callId, kind: 'transcript', schemaVersion: results.transcript.schemaVersion, objectKey: transcriptKey, producer: null, createdAt: now });
+    artifacts.save({
+      callId: results.callId, kind: 'analysis', schemaVersion: results.analysis.schemaVersion, objectKey: analysisKey,
+      producer: results.analysisProducer ? JSON.stringify(results.analysisProducer) : null, createdAt: now,
+    });
+    actionItems.replaceForCall(results.callId, results.actionItems.map((item) => ({ ...item, callId: results.callId, userId })));
+    calls.update(results.callId, {
+      status: 'COMPLETED', errorReason: null, updatedAt: now,
+      ...(results.durationSeconds !== undefined ? { durationSeconds: results.durationSeconds } : {}),
+    });
+  }).immediate();
+}

@@ -1,0 +1,35 @@
+import type { Clock } from '../../infrastructure/clock.js';
+import type { ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
+import { deleteCall } from '../calls/deleteCall.js';
+import type { CallRepository } from '../calls/CallRepository.js';
+import type { UserRepository } from './UserRepository.js';
+
+export type UserDeletion = { outcome: 'deleted' } | { outcome: 'in_progress'; callIds: string[] };
+
+export interface UserDeletionDependencies {
+  users: UserRepository;
+  calls: CallRepository;
+  store: ObjectStore;
+  clock: Clock;
+}
+
+/** Object prefix of per-user files (the voice profile). */
+export const userObjectPrefix = (userId: string) => `users/${userId}`;
+
+/**
+ * Hard-deletes everything of a user: each call (files first), per-user files, then the user row,
+ * whose cascade takes action items, processing events, idempotency records and the voice profile.
+ * Refused while any call is still being processed, so no worker writes into deleted data.
+ */
+export async function deleteUserData(dependencies: UserDeletionDependencies, userId: string): Promise<UserDeletion> {
+  const inFlight = dependencies.calls.inFlightIdsOf(userId);
+  if (inFlight.length > 0) return { outcome: 'in_progress', callIds: inFlight };
+  for (const callId of dependencies.calls.allIdsOf(userId)) {
+    const deletion = await deleteCall(dependencies, userId, callId);
+    // A call queued after the check above (a concurrent upload) stops the deletion here.
+    if (deletion.outcome === 'in_progress') return { outcome: 'in_progress', callIds: [callId] };
+  }
+  await dependencies.store.remove(userObjectPrefix(userId));
+  dependencies.users.remove(userId);
+  return { outcome: 'deleted' };
+}

@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../../../createServices.js';
+import type { ArtifactKind } from '../../../domain/artifacts/ArtifactRepository.js';
+import type { CallRecord, CallStatus } from '../../../domain/calls/callTypes.js';
+import { estimateNextPollMs } from '../../../domain/calls/estimateNextPollMs.js';
+import { currentUser } from '../../auth/authenticate.js';
+import { ApiError } from '../../errors.js';
+import { StoredAnalysisSchema } from '../../schemas/analysisSchema.js';
+import {
+  CallDetailSchema, CallListQuerySchema, CallListSchema, CallStatusListSchema, CallStatusQuerySchema,
+} from '../../schemas/callSchemas.js';
+import { errorResponses, IdParams } from '../../schemas/commonSchemas.js';
+import { TranscriptSchema } from '../../schemas/transcriptSchema.js';
+import { toCallDetail, toCallListItem } from './callPresenters.js';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The read side of calls: list, bulk status, detail, transcript and analysis. */
+export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { calls, cursor, config } = services;
+
+  app.get('/calls', {
+    schema: {
+      summary: 'List calls, newest first',
+      querystring: CallListQuerySchema,
+      response: { 200: CallListSchema, ...errorResponses(400, 401, 429) },
+    },
+  }, async (request) => {
+    const user = currentUser(request);
+    const limit = request.query.limit ?? 50;
+    const statusFilter = request.query.status ?? '';
+    let beforeSeq: number | undefined;
+    if (request.query.cursor !== undefined) {
+      const position = cursor.decode(user.id, request.query.cursor);
+      if (!position || position.statusFilter !== statusFilter) throw new ApiError('invalid_cursor');
+      beforeSeq = position.beforeSeq;
+    }
+    const statuses = statusFilter ? (statusFilter.split(',') as CallStatus[]) : undefined;
+    // One extra row tells whether another page exists without a count query.
+    const rows = calls.page({ userId: user.id, ...(statuses ? { statuses } : {}), ...(beforeSeq !== undefined ? { beforeSeq } : {}), limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(toCallListItem),
+      ...(rows.length > limit && last ? { nextCursor: cursor.encode(user.id, { beforeSeq: last.seq, statusFilter }) } : {}),
+    };
+  });
+
+  app.get('/calls/status', {
+    schema: {
+      summary: 'Status of several calls at once',
+      description: `Up to STATUS_MAX_IDS (default 100) comma-separated ids; unknown or foreign ids are omitted.`,
+      querystring: CallStatusQuerySchema,
+      response: { 200: CallStatusListSchema, ...errorResponses(400, 401, 429) },
+    },
+  }, async (request) => {
+    const user = currentUser(request);
+    const ids = [...new Set(request.query.ids.split(',').map((id) => id.trim().toLowerCase()).filter((id) => id.length > 0))];
+    if (ids.length === 0) throw new ApiError('validation_failed', 'ids must list at least one call id', { fields: [{ path: 'querystring/ids', message: 'empty' }] });
+    if (ids.length > config.STATUS_MAX_IDS) {
+      throw new ApiError('validation_failed', `At most ${config.STATUS_MAX_IDS} ids per request`, { fields: [{ path: 'querystring/ids', message: `at most ${config.STATUS_MAX_IDS} ids` }] });
+    }
+    const malformed = ids.filter((id) => !uuidPattern.test(id));
+    if (malformed.length > 0) {
+      throw new ApiError('validation_failed', 'ids must be UUIDs', { fields: [{ path: 'querystring/ids', message: `${malformed.length} id(s) are not UUIDs` }] });
+    }
+    const rows = calls.statusesOwned(user.id, ids);
+    const firstQueued = rows.filter((row) => row.status === 'QUEUED').reduce((lowest, row) => Math.min(lowest, row.seq), Number.POSITIVE_INFINITY);
+    const now = services.clock();
+    const nextPollMs = rows.some((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED')
+      ? estimateNextPollMs(
+        rows.map((row) => ({ status: row.status, queuedAhead: row.status === 'QUEUED' && row.seq === firstQueued ? calls.queuedBefore(row.seq) : Number.MAX_SAFE_INTEGER })),
+        { concurrency: config.WORKER_CONCURRENCY, inFlight: calls.inFlightCount(), typicalCallMs: services.processingStatistics.typicalCallMs(now) },
+      )
+      : undefined;
+    // Answer in the order asked, so clients can zip results with their request.
+    const byId = new Map(rows.map((row) => [row.id, row.status]));
+    return {
+      items: ids.flatMap((id) => {
+        const status = byId.get(id);
+        return status ? [{ callId: id, status }] : [];
+      }),
+      ...(nextPollMs !== undefined ? { nextPollMs } : {}),
+    };
+  });
+
+  app.get('/calls/:id', {
+    schema: { summary: 'Call detail', params: IdParams, response: { 200: CallDetailSchema, ...errorResponses(400, 401, 404, 429) } },
+  }, async (request) => toCallDetail(ownedCall(request.params.id, currentUser(request).id)));
+
+  app.get('/calls/:id/transcript', {
+    schema: {
+      summary: 'Speaker-attributed transcript of a completed call',
+      params: IdParams,
+      response: { 200: TranscriptSchema, ...errorResponses(400, 401, 404, 422, 429) },
+    },
+  }, async (request) => completedArtifact(ownedCall(request.params.id, currentUser(request).id), 'transcript'));
+
+  app.get('/calls/:id/analysis', {
+    schema: {
+      summary: 'Analysis of a completed call, in its stored version\'s shape',
+      params: IdParams,
+      response: { 200: StoredAnalysisSchema, ...errorResponses(400, 401, 404, 422, 429) },
+    },
+  }, async (request) => completedArtifact(ownedCall(request.params.id, currentUser(request).id), 'analysis'));
+
+  function ownedCall(callId: string, userId: string): CallRecord {
+    const call = calls.findOwned(userId, callId.toLowerCase());
+    if (!call) throw new ApiError('call_not_found');
+    return call;
+  }
+
+  async function completedArtifact(call: CallRecord, kind: ArtifactKind): Promise<never> {
+    if (call.status !== 'COMPLETED') throw new ApiError('call_not_completed', undefined, { status: call.status });
+    const artifact = services.artifacts.find(call.id, kind);
+    if (!artifact) throw new Error(`completed call has no ${kind} artifact`);
+    return services.store.readJson<never>(artifact.objectKey);
+  }
+};

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { open, rm } from 'node:fs/promises';
+import type { Services } from '../../../createServices.js';
+import { acceptUpload } from '../../../domain/calls/acceptUpload.js';
+import { maskPhoneNumber } from '../../../infrastructure/logging/maskPhoneNumber.js';
+import { currentUser } from '../../auth/authenticate.js';
+import { ApiError } from '../../errors.js';
+import { idempotencyKeyOf, replayResponse, requestFingerprint } from '../../idempotency.js';
+import { UploadAcceptedSchema } from '../../schemas/callSchemas.js';
+import { errorResponses } from '../../schemas/commonSchemas.js';
+import { audioFormats, detectAudioFormat, extensionMatches, extensionOf, type AudioFormat } from '../../uploads/detectAudioFormat.js';
+import { receiveUpload } from '../../uploads/receiveUpload.js';
+import { describeUpload } from './uploadMetadata.js';
+
+/** POST /api/calls/analyze: store a recording and queue it for processing. */
+export const uploadCallRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.post('/calls/analyze', {
+    config: { idempotency: 'custom' },
+    schema: {
+      summary: 'Submit a call recording',
+      description: 'multipart/form-data with parts `file` (audio), `metadata` (JSON envelope) or flat fields.',
+      consumes: ['multipart/form-data'],
+      response: { 202: UploadAcceptedSchema, ...errorResponses(400, 401, 409, 413, 415, 429, 507) },
+    },
+  }, async (request, reply) => {
+    const user = currentUser(request);
+    const idempotencyKey = idempotencyKeyOf(request);
+    const upload = await receiveUpload(request, {
+      maxFileBytes: services.config.MAX_FILE_SIZE,
+      tooLargeCode: 'payload_too_large',
+      tempPath: services.store.newTempPath('.upload'),
+    });
+    try {
+      const { metadata, fileName: flatFileName } = describeUpload(upload.fields);
+      const fileName = flatFileName ?? upload.fileName;
+      const format = await recogniseAudio(upload.tempPath, upload.sizeBytes, fileName);
+      const outcome = await acceptUpload({ ...services, sqlite: services.database.sqlite }, {
+        userId: user.id,
+        tempPath: upload.tempPath,
+        sizeBytes: upload.sizeBytes,
+        format,
+        ...(fileName ? { fileName } : {}),
+        metadata,
+        ...(idempotencyKey ? { idempotency: { key: idempotencyKey, fingerprint: requestFingerprint(['upload', upload.sha256, metadata, fileName ?? null]) } } : {}),
+      });
+      if (outcome.kind === 'conflict') throw new ApiError('idempotency_key_conflict');
+      if (outcome.kind === 'replay') return replayResponse(reply, outcome.response);
+      request.log.info({
+        callId: outcome.response.callId, format, sizeBytes: upload.sizeBytes,
+        ...(metadata.phoneNumber ? { phoneNumber: maskPhoneNumber(metadata.phoneNumber) } : {}),
+      }, 'call accepted');
+      return reply.code(202).send({ callId: outcome.response.callId, status: 'QUEUED' as const });
+    } finally {
+      await rm(upload.tempPath, { force: true });
+    }
+  });
+};
+
+/** The stored format of an upload: by content, and the extension (when given) must agree. */
+async function recogniseAudio(path: string, sizeBytes: number, fileName: string | undefined): Promise<AudioFormat> {
+  if (sizeBytes === 0) throw new ApiError('validation_failed', 'The file is empty', { fields: [{ path: 'file', message: 'empty' }] });
+  const extension = extensionOf(fileName);
+  if (extension !== undefined && !(audioFormats as readonly string[]).includes(extension)) {
+    throw new ApiError('unsupported_media_type', `Files of type .${extension} are not accepted`, { accepted: audioFormats, extension });
+  }
+  const handle = await open(path, 'r');
+  let format: AudioFormat | undefined;
+  try {
+    format = await detectAudioFormat(async (offset, length) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, offset);
+      return buffer.subarray(0, bytesRead);
+    });
+  } finally {
+    await handle.close();
+  }
+  if (!format) throw new ApiError('unsupported_media_type', 'The file content is not a recognised audio format', { accepted: audioFormats });
+  if (!extensionMatches(format, extension)) {
+    throw new ApiError('unsupported_media_type', `The file content is ${format.toUpperCase()} but its name says .${extension}`, { detectedFormat: format, extension });
+  }
+  return format;
+}

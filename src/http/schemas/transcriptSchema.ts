@@ -1,0 +1,74 @@
+import { Type, type Static } from 'typebox';
+import { Timestamp, Uuid } from './commonSchemas.js';
+
+const Role = Type.Union([Type.Literal('USER'), Type.Literal('CONTACT'), Type.Literal('UNKNOWN')]);
+const Confidence = Type.Union([Type.Literal('HIGH'), Type.Literal('MEDIUM'), Type.Literal('LOW')]);
+export const labelSources = [
+  'DIARIZATION', 'USER_PROFILE', 'CONTACT_METADATA', 'GREETING_MATCH', 'NAME_MENTION', 'BY_ELIMINATION',
+  'PHONE_FALLBACK', 'POSITIONAL_FALLBACK', 'VOICE_EMBEDDING', 'AMBIGUOUS', 'MANUAL',
+] as const;
+
+export const SpeakerSchema = Type.Object({
+  speakerId: Type.String({ pattern: '^spk_\\d+$' }),
+  sourceSpeakerId: Type.String(),
+  label: Type.String(),
+  displayName: Type.String(),
+  role: Role,
+  confidence: Confidence,
+  labelSource: Type.Enum(labelSources),
+  voiceMatchScore: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
+  voiceProfileMatched: Type.Union([Type.Boolean(), Type.Null()]),
+});
+
+export const SegmentSchema = Type.Object({
+  id: Type.String({ pattern: '^seg_\\d{4,}$' }),
+  speaker: Type.String(),
+  speakerLabel: Type.String(),
+  speakerDisplayName: Type.String(),
+  speakerId: Type.String(),
+  sourceSpeakerId: Type.String(),
+  role: Role,
+  startSeconds: Type.Number({ minimum: 0 }),
+  endSeconds: Type.Number({ minimum: 0 }),
+  text: Type.String(),
+  alignmentConfidence: Type.String(),
+});
+
+export const SpeakerResolutionSchema = Type.Object({
+  strategyVersion: Type.Integer(),
+  usedUserDisplayName: Type.Boolean(),
+  usedContactName: Type.Boolean(),
+  usedDirection: Type.Boolean(),
+  usedPhoneFallback: Type.Boolean(),
+  voiceEmbeddingEnabled: Type.Boolean(),
+  voiceProfileUsed: Type.Boolean(),
+  voiceMatchStatus: Type.String(),
+  totalSpeakerCount: Type.Integer(),
+  resolvedSpeakerCount: Type.Integer(),
+  warnings: Type.Array(Type.String()),
+});
+
+export const PipelineProvenanceSchema = Type.Object({
+  transcriptionProvider: Type.String(),
+  transcriptionModel: Type.String(),
+  diarizationProvider: Type.String(),
+  diarizationModel: Type.String(),
+  alignmentVersion: Type.String(),
+  normalizationVersion: Type.Integer(),
+  status: Type.String(),
+});
+
+/** Transcript, schema version 2, exactly as the interface specification lists it. */
+export const TranscriptSchema = Type.Object({
+  schemaVersion: Type.Integer(),
+  callId: Uuid,
+  language: Type.String(),
+  durationSeconds: Type.Number({ minimum: 0 }),
+  cleanText: Type.String(),
+  speakers: Type.Array(SpeakerSchema),
+  segments: Type.Array(SegmentSchema),
+  speakerResolution: SpeakerResolutionSchema,
+  pipeline: PipelineProvenanceSchema,
+  createdAt: Timestamp,
+}, { $id: 'Transcript' });
+export type Transcript = Static<typeof TranscriptSchema>;

@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+import { Timestamp, Uuid } from './commonSchemas.js';
+
+export const UserSchema = Type.Object({
+  id: Uuid,
+  externalUserId: Type.String(),
+  email: Type.Optional(Type.String()),
+  displayName: Type.Optional(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}, { $id: 'User' });
+
+export const UserPatchSchema = Type.Object({
+  displayName: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+}, { additionalProperties: false });
+
+export const UserStatsSchema = Type.Object({
+  totalCalls: Type.Integer({ description: 'All calls of the user, in any status' }),
+  callsThisWeek: Type.Integer({ description: 'Calls uploaded since Monday 00:00 UTC of the current ISO week' }),
+  openActionItems: Type.Integer({ description: 'Action items with status PENDING' }),
+  overdueActionItems: Type.Integer({ description: 'PENDING items whose dueDate is before today (UTC)' }),
+  completedActionItems: Type.Integer({ description: 'Action items with status COMPLETED' }),
+  averageCallDurationSeconds: Type.Number({ description: 'Mean durationSeconds over calls whose duration is known, one decimal; 0 when none' }),
+});

@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/*
+ * The relational model. Timestamps are integers in milliseconds since the Unix epoch (UTC);
+ * the HTTP layer renders them as ISO-8601. Every user-owned row reaches its user through a
+ * foreign key with ON DELETE CASCADE, so deleting a user or a call cannot leave rows behind.
+ * Changes go through new migrations (`npm run db:generate`); committed ones are never edited.
+ */
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey(),
+  externalUserId: text('external_user_id').notNull(),
+  email: text('email'),
+  displayName: text('display_name'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (table) => [uniqueIndex('users_external_user_id_unique').on(table.externalUserId)]);
+
+export const calls = sqliteTable('calls', {
+  /** Insertion order; the keyset for stable, newest-first paging. */
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  id: text('id').notNull(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  fileName: text('file_name'),
+  contactName: text('contact_name'),
+  contactId: text('contact_id'),
+  phoneNumber: text('phone_number'),
+  organization: text('organization'),
+  direction: text('direction', { enum: ['INCOMING', 'OUTGOING', 'UNKNOWN'] }).notNull(),
+  status: text('status', { enum: ['QUEUED', 'TRANSCRIBING', 'ANALYZING', 'COMPLETED', 'FAILED'] }).notNull(),
+  /** Client-supplied, replaced by the decoded duration once measured; whole seconds. */
+  durationSeconds: integer('duration_seconds'),
+  recordedAt: integer('recorded_at'),
+  errorReason: text('error_reason'),
+  /** Detected container format of the stored original: wav, mp3, m4a, aac or ogg. */
+  audioFormat: text('audio_format').notNull(),
+  audioSizeBytes: integer('audio_size_bytes').notNull(),
+  /** Object key of the original upload; null once retention has removed it. */
+  audioObjectKey: text('audio_object_key'),
+  /** Set while a deletion is removing files, so no worker or reader picks the call up again. */
+  deletingSince: integer('deleting_since'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (table) => [
+  uniqueIndex('calls_id_unique').on(table.id),
+  index('calls_user_seq_idx').on(table.userId, table.seq),
+  index('calls_user_status_seq_idx').on(table.userId, table.status, table.seq),
+  index('calls_status_seq_idx').on(table.status, table.seq),
+]);
+
+/** Transcript and analysis documents: the JSON lives in the object store, this row indexes it. */
+export const callArtifacts = sqliteTable('call_artifacts', {
+  callId: text('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['transcript', 'analysis'] }).notNull(),
+  schemaVersion: integer('schema_version').notNull(),
+  objectKey: text('object_key').notNull(),
+  /** JSON provenance: which analyser/models produced the document. */
+  producer: text('producer'),
+  createdAt: integer('created_at').notNull(),
+}, (table) => [primaryKey({ columns: [table.callId, table.kind] })]);
+
+export const actionItems = sqliteTable('action_items', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  id: text('id').notNull(),
+  callId: text('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  /** Denormalised owner of the parent call, so user-scoped listing needs no join. */
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  description: text('description'),
+  dueDate: text('due_date'),
+  status: text('status', { enum: ['PENDING', 'COMPLETED'] }).notNull(),
+  sourceText: text('source_text'),
+  ownerSpeakerId: text('owner_speaker_id'),
+  ownerSpeakerLabel: text('owner_speaker_label'),
+  ownerDisplayName: text('owner_display_name'),
+  ownerRole: text('owner_role'),
+  /** JSON array of `seg_NNNN` ids. */
+  sourceSegmentIds: text('source_segment_ids').notNull().default('[]'),
+  intent: text('intent'),
+  /** JSON object, or null. */
+  intentMetadata: text('intent_metadata'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (table) => [
+  uniqueIndex('action_items_id_unique').on(table.id),
+  index('action_items_user_status_idx').on(table.userId, table.status, table.createdAt),
+  index('action_items_call_idx').on(table.callId),
+]);
+
+export const processingEvents = sqliteTable('processing_events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  callId: text('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  stage: text('stage').notNull(),
+  outcome: text('outcome').notNull(),
+  startedAt: integer('started_at').notNull(),
+  endedAt: integer('ended_at'),
+  durationMs: integer('duration_ms'),
+  /** Counts and figures only (JSON); never transcript text or personal data. */
+  detail: text('detail'),
+}, (table) => [index('processing_events_call_idx').on(table.callId)]);
+
+export const idempotencyRecords = sqliteTable('idempotency_records', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+  /** sha256 over method, route, parameters and body: "the same request". */
+  fingerprint: text('fingerprint').notNull(),
+  state: text('state', { enum: ['PENDING', 'COMPLETE'] }).notNull(),
+  statusCode: integer('status_code'),
+  responseBody: text('response_body'),
+  createdAt: integer('created_at').notNull(),
+}, (table) => [
+  primaryKey({ columns: [table.userId, table.key] }),
+  index('idempotency_records_created_idx').on(table.createdAt),
+]);
+
+/** Server-wide settings and secrets generated at first start (e.g. the cursor signing key). */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: integer('updated_at').notNull().default(sql`(unixepoch() * 1000)`),
+});

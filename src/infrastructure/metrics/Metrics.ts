@@ -1,0 +1,31 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The Prometheus registry of one app instance (not the global one, so test apps stay apart). */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'callscope_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'callscope_http_request_duration_seconds',
+    help: 'HTTP request duration by route pattern, seconds',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+
+  readonly authFailures = new Counter({
+    name: 'callscope_auth_failures_total',
+    help: 'Requests refused with auth_invalid',
+    registers: [this.registry],
+  });
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'callscope_' });
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+
+/**
+ * Files under `<dataDir>/objects`, addressed by slash-separated keys such as
+ * `calls/<callId>/audio.wav`. Writes land in `<dataDir>/tmp` first and are renamed into place
+ * (atomic on one filesystem), so a reader or a crash never sees half an object.
+ */
+export class ObjectStore {
+  readonly objectsDir: string;
+  readonly tmpDir: string;
+
+  constructor(dataDir: string) {
+    this.objectsDir = resolve(dataDir, 'objects');
+    this.tmpDir = resolve(dataDir, 'tmp');
+    mkdirSync(this.objectsDir, { recursive: true });
+    mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  /** Absolute path of a key; refuses keys that would escape the objects folder. */
+  pathOf(key: string): string {
+    const path = resolve(this.objectsDir, key);
+    if (!path.startsWith(this.objectsDir + sep)) throw new Error('object key escapes the store');
+    return path;
+  }
+
+  /** A fresh path in the temp folder for a write in progress. */
+  newTempPath(suffix = '.part'): string {
+    return join(this.tmpDir, `${randomUUID()}${suffix}`);
+  }
+
+  /** Moves a finished temp file into place under `key`. */
+  async adoptTempFile(tempPath: string, key: string): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(tempPath, target);
+  }
+
+  /** Writes a JSON document durably (fsync before rename). */
+  async writeJson(key: string, document: unknown): Promise<void> {
+    const tempPath = this.newTempPath('.json');
+    const handle = await open(tempPath, 'w');
+    try {
+      await handle.writeFile(JSON.stringify(document));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await this.adoptTempFile(tempPath, key);
+  }
+
+  async readJson<T = unknown>(key: string): Promise<T> {
+    return JSON.parse(await readFile(this.pathOf(key), 'utf8')) as T;
+  }
+
+  /** Removes a key or a whole prefix folder; absent objects are not an error. */
+  async remove(keyOrPrefix: string): Promise<void> {
+    await rm(this.pathOf(keyOrPrefix), { recursive: true, force: true });
+  }
+
+  /** Deletes leftovers of writes that never finished (e.g. uploads cut by a crash). */
+  async clearTemp(): Promise<void> {
+    await rm(this.tmpDir, { recursive: true, force: true });
+    await mkdir(this.tmpDir, { recursive: true });
+  }
+}
+
+/** Object keys of one call: everything of a call lives under one prefix, removed as one. */
+export const callObjectKeys = {
+  prefix: (callId: string) => `calls/${callId}`,
+  audio: (callId: string, format: string) => `calls/${callId}/original.${format}`,
+  artifact: (callId: string, kind: 'transcript' | 'analysis') => `calls/${callId}/${kind}.json`,
+};
