@@ -11,8 +11,8 @@ test('a seeded completed call serves its transcript and analysis', async () => {
   const alice = testApp.as('alice');
   const transcript = await alice(`/api/calls/${callId}/transcript`);
   expect(transcript.status).toBe(200);
-  expect((await transcript.json()).schemaVersion).toBe(2);
+  expect(((await transcript.json()) as { schemaVersion: number }).schemaVersion).toBe(2);
   const analysis = await alice(`/api/calls/${callId}/analysis`);
-  expect((await analysis.json()).schemaVersion).toBe(2);
+  expect(((await analysis.json()) as { schemaVersion: number }).schemaVersion).toBe(2);
   expect((await (await alice('/api/actions')).json())).toHaveLength(2);
 });

@@ -42,14 +42,13 @@ export class CallRepository {
     this.byOwner = db.select().from(calls)
       .where(and(eq(calls.id, sql.placeholder('callId')), eq(calls.userId, sql.placeholder('userId')), isNull(calls.deletingSince)))
       .prepare();
-    // json_each lets one prepared statement take a variable-length id list.
-    this.statusesOfIds = db.select({ id: calls.id, status: calls.status, seq: calls.seq, updatedAt: calls.updatedAt }).from(calls)
-      .where(and(
-        eq(calls.userId, sql.placeholder('userId')),
-        sql`${calls.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`,
-        isNull(calls.deletingSince),
-      ))
-      .prepare();
+    // json_each lets one prepared statement take a variable-length id list. CROSS JOIN fixes the
+    // join order (SQLite never reorders it): the few requested ids drive unique-index lookups,
+    // instead of a scan of all the user's calls (70x slower at 10,000 calls).
+    this.statusesOfIds = db.$client.prepare<[string, string], CallStatusRow>(`
+      SELECT c.id AS id, c.status AS status, c.seq AS seq, c.updated_at AS updatedAt
+      FROM json_each(?) AS requested CROSS JOIN calls AS c ON c.id = requested.value
+      WHERE c.user_id = ? AND c.deleting_since IS NULL`);
     this.pageAll = db.select().from(calls)
       .where(and(eq(calls.userId, sql.placeholder('userId')), sql`${calls.seq} < ${sql.placeholder('beforeSeq')}`, isNull(calls.deletingSince)))
       .orderBy(sql`${calls.seq} DESC`).limit(sql.placeholder('limit'))
@@ -79,7 +78,7 @@ export class CallRepository {
 
   /** Statuses of those of `ids` that the user owns; unknown and foreign ids are left out. */
   statusesOwned(userId: string, ids: readonly string[]): CallStatusRow[] {
-    return this.statusesOfIds.all({ userId, ids: JSON.stringify(ids) });
+    return this.statusesOfIds.all(JSON.stringify(ids), userId);
   }
 
   /** One page, newest first; asks for `limit` rows (callers ask one extra to detect more). */

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { packageRoot } from '../packageRoot.js';
 import * as schema from './schema.js';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** The drizzle query builder; `$client` is the raw better-sqlite3 connection for hand-tuned statements. */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export interface DatabaseHandle {
   /** Typed query builder. */

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { migrationsFolder, openDatabase } from '../../../src/infrastructure/database/openDatabase.js';
+
+/**
+ * Migrations are forward-only and never edited once committed: each committed file's sha256 is
+ * pinned here. A new migration adds a line; changing an existing line means an edited migration.
+ */
+const committedMigrations: Record<string, string> = {
+  '0000_initial.sql': 'c32bebdf887e7960a9e5b5eaeab9a55091216f5be688cdb539bbe4ccb11171ef',
+};
+
+test('committed migrations are unchanged and every migration file is pinned', () => {
+  const files = readdirSync(migrationsFolder).filter((name) => name.endsWith('.sql')).sort();
+  expect(files).toEqual(Object.keys(committedMigrations).sort());
+  for (const file of files) {
+    const digest = createHash('sha256').update(readFileSync(join(migrationsFolder, file))).digest('hex');
+    expect(digest, file).toBe(committedMigrations[file]);
+  }
+});
+
+test('the journal lists every migration file in order', () => {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  expect(journal.entries.map((entry) => `${entry.tag}.sql`)).toEqual(Object.keys(committedMigrations).sort());
+});
+
+test('a fresh database gets every table with foreign keys on and WAL journaling', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'callscope-migrate-'));
+  try {
+    const database = openDatabase(dataDir);
+    const tables = database.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['users', 'calls', 'call_artifacts', 'action_items', 'processing_events', 'idempotency_records', 'settings']));
+    expect(database.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(database.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    database.close();
+    // Applying again on an up-to-date database is a no-op.
+    openDatabase(dataDir).close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
