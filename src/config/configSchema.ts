@@ -17,7 +17,7 @@ export const ConfigSchema = Type.Object({
   OIDC_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'Expected `iss` of ID tokens; also used for OIDC discovery when no JWKS URL or file is set.' })),
   OIDC_AUDIENCE: Type.Optional(Type.String({ minLength: 1, description: 'Expected `aud` of ID tokens (the mobile app\'s client id). Required with `OIDC_ISSUER`.' })),
   OIDC_JWKS_URL: Type.Optional(Type.String({ minLength: 1, description: 'Explicit JWKS URL; skips discovery.' })),
-  OIDC_JWKS_FILE: Type.Optional(Type.String({ minLength: 1, description: 'Local JWKS file for air-gapped sites; re-read when a token names an unknown `kid`.' })),
+  OIDC_JWKS_FILE: Type.Optional(Type.String({ minLength: 1, description: 'Local JWKS file for air-gapped sites; re-read when a token names an unknown `kid`, and within a minute of any change.' })),
   OIDC_ALGORITHMS: Type.String({
     default: 'RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512,EdDSA',
     pattern: '^((RS|PS|ES)(256|384|512)|EdDSA)(,((RS|PS|ES)(256|384|512)|EdDSA))*$',

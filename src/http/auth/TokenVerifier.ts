@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import {
   createLocalJWKSet,
+  decodeProtectedHeader,
   createRemoteJWKSet,
   errors as joseErrors,
   jwtVerify,
@@ -11,11 +12,16 @@ import {
 import type { Config } from '../../config/configSchema.js';
 import type { Identity } from '../../domain/users/UserRepository.js';
 
+/** Prefix of the `externalUserId` of local-user mode users; reserved, never a provider subject. */
+export const localSubjectPrefix = 'local:';
+
 /** Tokens longer than this are refused unparsed (a real ID token is 1-2 KB). */
 export const maxTokenLength = 8192;
 
-/** How long a verified token is remembered, at most; a key removed from the JWKS stops working within this time. */
+/** How long a verified token is remembered, at most. */
 const verifiedTokenCacheMs = 60_000;
+/** How long a loaded key set is trusted before it is fetched (or the file checked) again: a key removed from the JWKS stops verifying new tokens within this time. */
+const keySetMaxAgeMs = 60_000;
 const verifiedTokenCacheSize = 10_000;
 
 /** The token itself is not acceptable: the client's fault, answered with 401. */
@@ -52,6 +58,12 @@ export class TokenVerifier {
 
   async verify(token: string, now = Date.now()): Promise<Identity> {
     if (token.length > maxTokenLength) throw new TokenRejected('token too long');
+    // A token that is not even a JWS is the client's fault, whatever state the provider is in.
+    try {
+      decodeProtectedHeader(token);
+    } catch {
+      throw new TokenRejected('token malformed');
+    }
     const cacheKey = createHash('sha256').update(token).digest('base64url');
     const cached = this.verified.get(cacheKey);
     if (cached && cached.validUntil > now) return cached.identity;
@@ -72,6 +84,8 @@ export class TokenVerifier {
     if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) {
       throw new TokenRejected('token subject missing or too long');
     }
+    // `local:` names local-user mode's users; a provider subject may not reach one of them.
+    if (payload.sub.startsWith(localSubjectPrefix)) throw new TokenRejected('token subject uses the reserved local: prefix');
     const identity: Identity = {
       externalUserId: payload.sub,
       ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
@@ -99,8 +113,8 @@ export class TokenVerifier {
   }
 
   private async createKeySet(): Promise<JWTVerifyGetKey> {
-    const remoteOptions = { cooldownDuration: this.config.OIDC_JWKS_COOLDOWN_MS, timeoutDuration: 5000 };
-    if (this.config.OIDC_JWKS_FILE) return localFileKeySet(this.config.OIDC_JWKS_FILE);
+    const remoteOptions = { cooldownDuration: this.config.OIDC_JWKS_COOLDOWN_MS, cacheMaxAge: keySetMaxAgeMs, timeoutDuration: 5000 };
+    if (this.config.OIDC_JWKS_FILE) return localFileKeySet(this.config.OIDC_JWKS_FILE, keySetMaxAgeMs);
     if (this.config.OIDC_JWKS_URL) return createRemoteJWKSet(new URL(this.config.OIDC_JWKS_URL), remoteOptions);
     return createRemoteJWKSet(await discoverJwksUri(this.config.OIDC_ISSUER), remoteOptions);
   }
@@ -118,13 +132,16 @@ async function discoverJwksUri(issuer: string): Promise<URL> {
 }
 
 /**
- * A JWKS file kept in sync with the disk: when a token names a key the loaded set lacks and
- * the file changed since it was read (an admin rotated keys), it is read again.
+ * A JWKS file kept in sync with the disk: when a token names a key the loaded set lacks, or the
+ * last look is older than `maxAgeMs`, and the file changed since it was read (an admin rotated
+ * keys), it is read again.
  */
-async function localFileKeySet(path: string): Promise<JWTVerifyGetKey> {
+async function localFileKeySet(path: string, maxAgeMs: number): Promise<JWTVerifyGetKey> {
   let loadedMtimeMs = -1;
+  let checkedAt = 0;
   let resolver: JWTVerifyGetKey = () => { throw new joseErrors.JWKSNoMatchingKey(); };
   const reloadIfChanged = async (): Promise<boolean> => {
+    checkedAt = Date.now();
     const { mtimeMs } = await stat(path);
     if (mtimeMs === loadedMtimeMs) return false;
     resolver = createLocalJWKSet(JSON.parse(await readFile(path, 'utf8')) as JSONWebKeySet);
@@ -133,6 +150,7 @@ async function localFileKeySet(path: string): Promise<JWTVerifyGetKey> {
   };
   await reloadIfChanged();
   return async (header, token) => {
+    if (Date.now() - checkedAt >= maxAgeMs) await reloadIfChanged();
     try {
       return await resolver(header, token);
     } catch (error) {
@@ -146,6 +164,8 @@ async function localFileKeySet(path: string): Promise<JWTVerifyGetKey> {
 function isKeySetOutage(error: unknown): boolean {
   if (error instanceof IdentityProviderUnavailable || error instanceof joseErrors.JWKSTimeout) return true;
   if (error instanceof joseErrors.JWKSInvalid) return true;
+  // jose throws the bare JOSEError only when the JWKS response is not 200 or not JSON.
+  if (error instanceof joseErrors.JOSEError && error.code === joseErrors.JOSEError.code) return true;
   return !(error instanceof joseErrors.JOSEError) && !(error instanceof TokenRejected);
 }
 

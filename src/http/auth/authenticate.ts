@@ -4,7 +4,7 @@ import type { Config } from '../../config/configSchema.js';
 import type { Identity, UserRecord, UserRepository } from '../../domain/users/UserRepository.js';
 import type { Clock } from '../../infrastructure/clock.js';
 import { ApiError } from '../errors.js';
-import { IdentityProviderUnavailable, TokenRejected, type TokenVerifier } from './TokenVerifier.js';
+import { IdentityProviderUnavailable, localSubjectPrefix, TokenRejected, type TokenVerifier } from './TokenVerifier.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -63,7 +63,7 @@ export function createAuthenticator(dependencies: AuthenticationDependencies) {
     if (localUserId !== undefined) {
       if (!config.LOCAL_AUTH) throw refuse(request, 'X-Local-User-Id sent but local-user mode is off');
       if (typeof localUserId !== 'string' || !localUserIdPattern.test(localUserId)) throw refuse(request, 'X-Local-User-Id malformed');
-      return { externalUserId: `local:${localUserId}` };
+      return { externalUserId: `${localSubjectPrefix}${localUserId}` };
     }
     throw refuse(request, 'no credentials');
   }
