@@ -1,10 +1,11 @@
 // Route schemas carry OpenAPI fields (summary, description, consumes); this types them.
 import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { recoverStorage } from './domain/maintenance/recoverStorage.js';
 import type { Services } from './createServices.js';
+import { createValidatorCompiler } from './http/createValidatorCompiler.js';
 import { handleError } from './http/errorHandler.js';
 import { ApiError } from './http/errors.js';
 import { apiRoutes } from './http/routes/apiRoutes.js';
@@ -35,13 +36,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     trustProxy: config.TRUST_PROXY,
     // One line per request (in onResponse below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     // Query strings of this API never repeat keys; ids lists are comma-separated.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
