@@ -85,11 +85,12 @@ export async function acceptUpload(dependencies: AcceptUploadDependencies, uploa
   try {
     outcome = commit.immediate();
   } catch (error) {
-    await store.remove(audioKey);
+    await store.remove(callObjectKeys.prefix(callId));
     throw error;
   }
 
-  if (outcome.kind !== 'accepted') await store.remove(audioKey);
+  // The folder was made for this request's fresh call id: remove it whole, not just the audio.
+  if (outcome.kind !== 'accepted') await store.remove(callObjectKeys.prefix(callId));
   return outcome;
 }
 

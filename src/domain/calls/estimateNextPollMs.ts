@@ -32,8 +32,9 @@ export function estimateNextPollMs(polled: readonly PolledCall[], queue: QueueSt
   for (const call of polled) {
     if (call.status === 'COMPLETED' || call.status === 'FAILED') continue;
     const changeMs = call.status === 'QUEUED'
+      // With every slot busy, the first wave ahead is the calls in flight, already about halfway.
       ? Math.floor((call.queuedAhead + queue.inFlight) / Math.max(1, queue.concurrency)) * queue.typicalCallMs
-        + (queue.inFlight >= queue.concurrency ? queue.typicalCallMs / 2 : 0)
+        - (queue.inFlight >= queue.concurrency ? queue.typicalCallMs / 2 : 0)
       : queue.typicalCallMs / 2;
     soonestChangeMs = Math.min(soonestChangeMs, changeMs);
   }

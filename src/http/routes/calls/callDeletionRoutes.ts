@@ -4,9 +4,7 @@ import { deleteCall } from '../../../domain/calls/deleteCall.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError, ErrorCodes } from '../../errors.js';
 import { BulkDeleteBodySchema, BulkDeleteResultSchema } from '../../schemas/callSchemas.js';
-import { errorResponses, IdParams } from '../../schemas/commonSchemas.js';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { errorResponses, IdParams, isUuid } from '../../schemas/commonSchemas.js';
 
 /** DELETE /api/calls/{id} and the bulk DELETE /api/calls. */
 export const callDeletionRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -34,7 +32,7 @@ export const callDeletionRoutes: FastifyPluginAsyncTypebox<{ services: Services 
     }
     const result = { deleted: 0, missing: 0, failed: [] as { callId: string; code: string; message: string }[] };
     for (const callId of callIds) {
-      if (!uuidPattern.test(callId)) {
+      if (!isUuid(callId)) {
         result.failed.push({ callId, code: 'validation_failed', message: 'Not a UUID' });
         continue;
       }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../../createServices.js';
 import type { ArtifactKind } from '../../../domain/artifacts/ArtifactRepository.js';
-import type { CallRecord, CallStatus } from '../../../domain/calls/callTypes.js';
+import { callStatuses, type CallRecord, type CallStatus } from '../../../domain/calls/callTypes.js';
 import { estimateNextPollMs } from '../../../domain/calls/estimateNextPollMs.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError } from '../../errors.js';
@@ -9,11 +9,9 @@ import { StoredAnalysisSchema } from '../../schemas/analysisSchema.js';
 import {
   CallDetailSchema, CallListQuerySchema, CallListSchema, CallStatusListSchema, CallStatusQuerySchema,
 } from '../../schemas/callSchemas.js';
-import { errorResponses, IdParams } from '../../schemas/commonSchemas.js';
+import { errorResponses, IdParams, isUuid } from '../../schemas/commonSchemas.js';
 import { TranscriptSchema } from '../../schemas/transcriptSchema.js';
 import { toCallDetail, toCallListItem } from './callPresenters.js';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The read side of calls: list, bulk status, detail, transcript and analysis. */
 export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -28,7 +26,8 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   }, async (request) => {
     const user = currentUser(request);
     const limit = request.query.limit ?? 50;
-    const statusFilter = request.query.status ?? '';
+    // Canonical form (known order, no repeats), so `FAILED,COMPLETED` and `COMPLETED,FAILED` page alike.
+    const statusFilter = request.query.status ? callStatuses.filter((status) => request.query.status!.split(',').includes(status)).join(',') : '';
     let beforeSeq: number | undefined;
     if (request.query.cursor !== undefined) {
       const position = cursor.decode(user.id, request.query.cursor);
@@ -60,7 +59,7 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     if (ids.length > config.STATUS_MAX_IDS) {
       throw new ApiError('validation_failed', `At most ${config.STATUS_MAX_IDS} ids per request`, { fields: [{ path: 'querystring/ids', message: `at most ${config.STATUS_MAX_IDS} ids` }] });
     }
-    const malformed = ids.filter((id) => !uuidPattern.test(id));
+    const malformed = ids.filter((id) => !isUuid(id));
     if (malformed.length > 0) {
       throw new ApiError('validation_failed', 'ids must be UUIDs', { fields: [{ path: 'querystring/ids', message: `${malformed.length} id(s) are not UUIDs` }] });
     }
