@@ -8,6 +8,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { seedCall, seedUser } from '../../helpers/seedCalls.js';
 import { startTestApp, type TestApp } from '../../helpers/startTestApp.js';
+import type { UserStats } from '../../../src/domain/users/computeUserStats.js';
 
 interface User {
   id: string;
@@ -18,14 +19,7 @@ interface User {
   updatedAt: string;
 }
 
-interface Stats {
-  totalCalls: number;
-  callsThisWeek: number;
-  openActionItems: number;
-  overdueActionItems: number;
-  completedActionItems: number;
-  averageCallDurationSeconds: number;
-}
+type Stats = UserStats;
 
 const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
