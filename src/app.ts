@@ -7,6 +7,7 @@ import { recoverStorage } from './domain/maintenance/recoverStorage.js';
 import type { Services } from './createServices.js';
 import { createValidatorCompiler } from './http/createValidatorCompiler.js';
 import { handleError } from './http/errorHandler.js';
+import { registerRequestTimeout } from './http/requestTimeout.js';
 import { ApiError } from './http/errors.js';
 import { apiRoutes } from './http/routes/apiRoutes.js';
 import { healthRoutes } from './http/routes/health/healthRoutes.js';
@@ -37,18 +38,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.TRUST_PROXY,
     // One line per request (in onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    requestTimeout: config.REQUEST_TIMEOUT_MS,
     // Query strings of this API never repeat keys; ids lists are comma-separated.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
+  registerRequestTimeout(app, config.REQUEST_TIMEOUT_MS);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
   });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    // Answered before the body was read to the end (an upload refused mid-stream): discard the
+    // rest, so the client can finish sending, read the answer and reuse the connection, instead
+    // of both sides waiting on a paused stream until the request times out.
+    if (!request.raw.complete && !request.raw.destroyed) request.raw.resume();
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {

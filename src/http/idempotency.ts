@@ -19,8 +19,7 @@ declare module 'fastify' {
 
 /** Keys: 8 to 128 characters of letters, digits and `._:-` (a UUID v4 is recommended). */
 const keyPattern = /^[A-Za-z0-9._:-]{8,128}$/;
-/** How long a repeat waits for the first request with its key to finish before answering 409. */
-const pendingWaitMs = 10_000;
+/** How often a waiting repeat looks whether the first request with its key has finished, ms. */
 const pendingPollMs = 25;
 
 const mutatingMethods = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -68,10 +67,10 @@ export function assertSameRequest(record: IdempotencyRecord, fingerprint: string
 /**
  * Idempotency for the JSON mutating routes: the first request with a key runs and its
  * response (any status below 500) is stored for 24 hours; repeats get that response back,
- * concurrent repeats wait for it; the same key on a different request is a 409. A 5xx is not
+ * concurrent repeats wait up to `pendingWaitMs` for it; the same key on a different request is a 409. A 5xx is not
  * stored, so the client's retry runs the request again.
  */
-export function registerIdempotency(app: FastifyInstance, records: IdempotencyRepository, clock: Clock): void {
+export function registerIdempotency(app: FastifyInstance, records: IdempotencyRepository, clock: Clock, pendingWaitMs: number): void {
   app.decorateRequest('claimedIdempotencyKey', null);
 
   app.addHook('preHandler', async (request, reply) => {

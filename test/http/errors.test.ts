@@ -120,3 +120,22 @@ describe('error responses over HTTP', () => {
     expect(fields.some((field) => field.path.endsWith('/role'))).toBe(true);
   });
 });
+
+describe('a server-side fault', () => {
+  let testApp: TestApp;
+  beforeAll(async () => { testApp = await startTestApp(); });
+  afterAll(async () => { await testApp.close(); });
+
+  test('is a 500 internal_error in the envelope, revealing no path, and logged as an error', async () => {
+    const { seedCall } = await import('../helpers/seedCalls.js');
+    const { rm } = await import('node:fs/promises');
+    const callId = await seedCall(testApp.services, 'alice');
+    // The stored transcript vanishes from disk behind the database's back.
+    await rm(testApp.services.store.pathOf(`calls/${callId}/transcript.json`));
+    const response = await testApp.as('alice')(`/api/calls/${callId}/transcript`);
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body).toEqual({ error: { code: 'internal_error', message: 'Internal server error' } });
+    expect(testApp.logLines.some((line) => line.level === 50 && line.msg === 'request failed')).toBe(true);
+  });
+});

@@ -35,7 +35,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       throw new ApiError('rate_limited', undefined, { retryAfterSeconds });
     }
   });
-  registerIdempotency(app, services.idempotency, services.clock);
+  registerIdempotency(app, services.idempotency, services.clock, services.config.IDEMPOTENCY_WAIT_MS);
 
   await app.register(uploadCallRoute, { services });
   await app.register(callQueryRoutes, { services });
