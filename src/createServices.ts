@@ -4,6 +4,7 @@ import { ArtifactRepository } from './domain/artifacts/ArtifactRepository.js';
 import { CallCursor } from './domain/calls/CallCursor.js';
 import { CallRepository } from './domain/calls/CallRepository.js';
 import { ProcessingStatistics } from './domain/calls/ProcessingStatistics.js';
+import { QueueSignal } from './domain/calls/QueueSignal.js';
 import { IdempotencyRepository } from './domain/idempotency/IdempotencyRepository.js';
 import { SettingsRepository } from './domain/settings/SettingsRepository.js';
 import { UserRepository } from './domain/users/UserRepository.js';
@@ -32,6 +33,8 @@ export interface Services {
   tokenVerifier?: TokenVerifier;
   rateLimiter: RateLimiter;
   metrics: Metrics;
+  /** Raised when a call is queued, so the engine need not wait for its next poll. */
+  queueSignal: QueueSignal;
   /** Named readiness checks; later components (the worker pool) add theirs. */
   readinessChecks: Record<string, ReadinessCheck>;
   close(): void;
@@ -65,6 +68,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     ...(OIDC_ISSUER && OIDC_AUDIENCE ? { tokenVerifier: new TokenVerifier({ ...config, OIDC_ISSUER, OIDC_AUDIENCE }) } : {}),
     rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_MINUTE, config.RATE_LIMIT_BURST),
     metrics: new Metrics({ processMetrics: options.processMetrics ?? true }),
+    queueSignal: new QueueSignal(),
     readinessChecks: { database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config) },
     close: () => database.close(),
   };

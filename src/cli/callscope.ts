@@ -1,9 +1,10 @@
 import { ConfigError } from '../config/loadConfig.js';
 import { UsageError, type CliCommand } from './CliCommand.js';
 import { migrateCommand } from './commands/migrateCommand.js';
+import { reprocessCommand } from './commands/reprocessCommand.js';
 
 /** Every command, in the order help lists them. Later components add theirs here. */
-const commands: CliCommand[] = [migrateCommand];
+const commands: CliCommand[] = [migrateCommand, reprocessCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((command) => command.usage.length));

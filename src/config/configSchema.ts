@@ -42,7 +42,13 @@ export const ConfigSchema = Type.Object({
   WHISPER_MODEL: Type.String({ minLength: 1, default: 'models/whisper.bin', description: 'whisper.cpp ggml model (required for processing). Defaults to `models/whisper.bin`.' }),
   VAD_MODEL: Type.String({ minLength: 1, default: 'models/vad.bin', description: 'Silero VAD ggml model for whisper.cpp (optional). Defaults to `models/vad.bin`.' }),
   LLM_MODEL: Type.String({ minLength: 1, default: 'models/llm.gguf', description: 'GGUF language model (optional: without it the built-in analyser runs). Defaults to `models/llm.gguf`.' }),
-  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 1, description: 'Calls processed at once. Defaults to `1`.' }),
+  WORKER_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 0, description: 'Calls processed at once; 0 = one per two CPU cores, at least 1. Defaults to `0`.' }),
+  WORKER_THREADS: Type.Integer({ minimum: 0, maximum: 64, default: 0, description: 'Worker threads for CPU-heavy stage work (each loads its own models); 0 = one per CPU core. Defaults to `0`.' }),
+  STALE_JOB_MINUTES: Type.Integer({ minimum: 1, default: 15, description: 'A call in flight whose stages report no progress for this long is failed by the stale-job sweep, minutes. Defaults to `15`.' }),
+  MAX_PROCESSING_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3, description: 'How often a call interrupted by a crash or restart is started again before it fails. Defaults to `3`.' }),
+  MAX_AUDIO_DURATION_SECONDS: Type.Integer({ minimum: 60, default: 7200, description: 'Longest recording processed, seconds; longer ones fail with a clear reason. Defaults to `7200` (2 h).' }),
+  AUDIO_RETENTION_DAYS: Type.Integer({ minimum: 0, default: 30, description: 'Days the original and cleaned audio of a finished call are kept (for reprocessing); 0 keeps them until the call is deleted. Defaults to `30`.' }),
+  SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 20, description: 'On SIGTERM, how long calls in flight may finish before they are handed back to the queue, seconds. Defaults to `20`.' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -8,7 +8,10 @@ export interface CallStatusRow {
   id: string;
   status: CallStatus;
   seq: number;
-  updatedAt: number;
+  /** When the call entered the queue (queue order), ms. */
+  queuedAt: number | null;
+  /** Progress of the run in flight, 0..1. */
+  progress: number;
 }
 
 export interface CallPageQuery {
@@ -46,7 +49,7 @@ export class CallRepository {
     // join order (SQLite never reorders it): the few requested ids drive unique-index lookups,
     // instead of a scan of all the user's calls (70x slower at 10,000 calls).
     this.statusesOfIds = db.$client.prepare<[string, string], CallStatusRow>(`
-      SELECT c.id AS id, c.status AS status, c.seq AS seq, c.updated_at AS updatedAt
+      SELECT c.id AS id, c.status AS status, c.seq AS seq, c.queued_at AS queuedAt, c.progress AS progress
       FROM json_each(?) AS requested CROSS JOIN calls AS c ON c.id = requested.value
       WHERE c.user_id = ? AND c.deleting_since IS NULL`);
     this.pageAll = db.select().from(calls)
@@ -62,8 +65,10 @@ export class CallRepository {
       ))
       .orderBy(sql`${calls.seq} DESC`).limit(sql.placeholder('limit'))
       .prepare();
-    this.queuedBeforeStatement = db.select({ count: sql<number>`count(*)` }).from(calls)
-      .where(and(eq(calls.status, 'QUEUED'), sql`${calls.seq} < ${sql.placeholder('seq')}`)).prepare();
+    // Queue order is (queued_at, seq), as the engine claims calls.
+    this.queuedBeforeStatement = db.$client.prepare<{ queuedAt: number; seq: number }, { count: number }>(`
+      SELECT count(*) AS count FROM calls
+      WHERE status = 'QUEUED' AND (queued_at < @queuedAt OR (queued_at = @queuedAt AND seq < @seq))`);
     this.inFlightStatement = db.select({ count: sql<number>`count(*)` }).from(calls)
       .where(sql`${calls.status} IN ('TRANSCRIBING', 'ANALYZING')`).prepare();
   }
@@ -90,9 +95,9 @@ export class CallRepository {
     return this.pageAll.all({ userId: query.userId, beforeSeq, limit: query.limit });
   }
 
-  /** Queued calls of any user accepted before the call with this `seq`. */
-  queuedBefore(seq: number): number {
-    return this.queuedBeforeStatement.get({ seq })?.count ?? 0;
+  /** Queued calls of any user ahead of this one in the queue. */
+  queuedBefore(position: { queuedAt: number; seq: number }): number {
+    return this.queuedBeforeStatement.get(position)?.count ?? 0;
   }
 
   /** Calls of any user being processed now. */
@@ -128,6 +133,11 @@ export class CallRepository {
   /** Removes the row; artifacts, action items and processing events go with it (cascade). */
   removeRow(callId: string): void {
     this.db.delete(calls).where(eq(calls.id, callId)).run();
+  }
+
+  /** Whether the row exists at all, even while being deleted. */
+  existsEvenDeleting(callId: string): boolean {
+    return this.db.select({ id: calls.id }).from(calls).where(eq(calls.id, callId)).get() !== undefined;
   }
 
   /** Calls whose deletion was interrupted (crash between file removal and row removal). */

@@ -76,6 +76,7 @@ export async function acceptUpload(dependencies: AcceptUploadDependencies, uploa
       audioFormat: upload.format,
       audioSizeBytes: upload.sizeBytes,
       audioObjectKey: audioKey,
+      queuedAt: now,
       createdAt: now,
       updatedAt: now,
     });

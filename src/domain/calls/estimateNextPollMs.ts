@@ -8,6 +8,8 @@ export interface PolledCall {
   status: CallStatus;
   /** For QUEUED calls: how many queued calls (of any user) were accepted before it. */
   queuedAhead: number;
+  /** For calls in flight: progress of the run, 0..1, as the engine records it. Defaults to 0.5. */
+  progress?: number;
 }
 
 export interface QueueState {
@@ -24,7 +26,8 @@ export interface QueueState {
  * clamped to 1000..60000 ms. Undefined when every polled call is terminal (nothing to wait for).
  *
  * A queued call starts after the calls ahead of it and those in flight drain through
- * `concurrency` slots; a call in flight changes status within about half a typical call.
+ * `concurrency` slots; a call in flight changes status within the rest of a typical call
+ * (by its recorded progress).
  * The hint is half the expected wait, so a status change is seen with at most that delay.
  */
 export function estimateNextPollMs(polled: readonly PolledCall[], queue: QueueState): number | undefined {
@@ -35,7 +38,7 @@ export function estimateNextPollMs(polled: readonly PolledCall[], queue: QueueSt
       // With every slot busy, the first wave ahead is the calls in flight, already about halfway.
       ? Math.floor((call.queuedAhead + queue.inFlight) / Math.max(1, queue.concurrency)) * queue.typicalCallMs
         - (queue.inFlight >= queue.concurrency ? queue.typicalCallMs / 2 : 0)
-      : queue.typicalCallMs / 2;
+      : queue.typicalCallMs * (1 - Math.min(1, Math.max(0, call.progress ?? 0.5)));
     soonestChangeMs = Math.min(soonestChangeMs, changeMs);
   }
   if (soonestChangeMs === Number.POSITIVE_INFINITY) return undefined;

@@ -22,6 +22,19 @@ export interface CallResults {
   analysisProducer?: Record<string, unknown>;
   /** Whole seconds of decoded audio, when measured. */
   durationSeconds?: number;
+  /**
+   * Marks the call COMPLETED inside the storing transaction and says whether it could (the
+   * processing run still holds the call). Defaults to an unconditional update.
+   */
+  complete?: (now: number) => boolean;
+}
+
+/** The call was no longer the storing run's (deleted, failed as stale): nothing was committed. */
+export class ResultsNotAccepted extends Error {
+  constructor(callId: string) {
+    super(`results for call ${callId} were not accepted`);
+    this.name = 'ResultsNotAccepted';
+  }
 }
 
 export interface StoreCallResultsDependencies {
@@ -35,7 +48,8 @@ export interface StoreCallResultsDependencies {
 
 /**
  * Completes a call: writes its transcript and analysis documents, then in one transaction
- * indexes them, replaces its action items and sets it COMPLETED. Safe to repeat (reprocess).
+ * indexes them, replaces its action items and sets it COMPLETED. Safe to repeat (reprocess):
+ * documents are overwritten and action items deleted then recreated.
  */
 export async function storeCallResults(dependencies: StoreCallResultsDependencies, userId: string, results: CallResults): Promise<void> {
   const { sqlite, calls, artifacts, actionItems, store, clock } = dependencies;
@@ -51,9 +65,13 @@ export async function storeCallResults(dependencies: StoreCallResultsDependencie
       producer: results.analysisProducer ? JSON.stringify(results.analysisProducer) : null, createdAt: now,
     });
     actionItems.replaceForCall(results.callId, results.actionItems.map((item) => ({ ...item, callId: results.callId, userId })));
-    calls.update(results.callId, {
-      status: 'COMPLETED', errorReason: null, updatedAt: now,
-      ...(results.durationSeconds !== undefined ? { durationSeconds: results.durationSeconds } : {}),
-    });
+    const completed = results.complete
+      ? results.complete(now)
+      : (calls.update(results.callId, {
+        status: 'COMPLETED', errorReason: null, updatedAt: now,
+        ...(results.durationSeconds !== undefined ? { durationSeconds: results.durationSeconds } : {}),
+      }), true);
+    // Throwing rolls the whole transaction back: no artifacts, no action items.
+    if (!completed) throw new ResultsNotAccepted(results.callId);
   }).immediate();
 }

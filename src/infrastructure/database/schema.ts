@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /*
  * The relational model. Timestamps are integers in milliseconds since the Unix epoch (UTC);
@@ -41,6 +41,18 @@ export const calls = sqliteTable('calls', {
   audioObjectKey: text('audio_object_key'),
   /** Set while a deletion is removing files, so no worker or reader picks the call up again. */
   deletingSince: integer('deleting_since'),
+  /** When the call (last) entered QUEUED: queue order, also after a reprocess. */
+  queuedAt: integer('queued_at'),
+  /** The pipeline stage running now (null when not in flight). */
+  stage: text('stage'),
+  /** Progress of the whole run, 0..1. */
+  progress: real('progress').notNull().default(0),
+  /** Last time a stage reported progress; the stale-job sweep reads it. */
+  lastProgressAt: integer('last_progress_at'),
+  /** Which engine instance holds the call while in flight; every write of a run checks it. */
+  workerLease: text('worker_lease'),
+  /** Runs started for this call (a crash mid-run counts; reprocess starts again from 0). */
+  processingAttempts: integer('processing_attempts').notNull().default(0),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (table) => [
@@ -48,6 +60,7 @@ export const calls = sqliteTable('calls', {
   index('calls_user_seq_idx').on(table.userId, table.seq),
   index('calls_user_status_seq_idx').on(table.userId, table.status, table.seq),
   index('calls_status_seq_idx').on(table.status, table.seq),
+  index('calls_status_queued_idx').on(table.status, table.queuedAt),
 ]);
 
 /** Transcript and analysis documents: the JSON lives in the object store, this row indexes it. */

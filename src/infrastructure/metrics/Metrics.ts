@@ -25,6 +25,28 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly stageDuration = new Histogram({
+    name: 'callscope_pipeline_stage_duration_seconds',
+    help: 'Pipeline stage runs by stage and outcome (OK, FAILED, RETRIED, INTERRUPTED), seconds',
+    labelNames: ['stage', 'outcome'] as const,
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800],
+    registers: [this.registry],
+  });
+
+  readonly stageRetries = new Counter({
+    name: 'callscope_pipeline_stage_retries_total',
+    help: 'Stage attempts repeated after a transient failure',
+    labelNames: ['stage'] as const,
+    registers: [this.registry],
+  });
+
+  readonly callsFinished = new Counter({
+    name: 'callscope_calls_finished_total',
+    help: 'Calls that reached a terminal status by status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'callscope_' });
   }

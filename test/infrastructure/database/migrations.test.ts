@@ -10,6 +10,7 @@ import { migrationsFolder, openDatabase } from '../../../src/infrastructure/data
  * pinned here. A new migration adds a line; changing an existing line means an edited migration.
  */
 const committedMigrations: Record<string, string> = {
+  '0001_processing_queue.sql': 'de4006bbf7dbfa44dc6e8d0fa2ad6ed87bfde397dfd0bf7477ed2a2745e42181',
   '0000_initial.sql': 'c32bebdf887e7960a9e5b5eaeab9a55091216f5be688cdb539bbe4ccb11171ef',
 };
 

@@ -4,7 +4,8 @@ import { deleteCall } from '../../../domain/calls/deleteCall.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError, ErrorCodes } from '../../errors.js';
 import { BulkDeleteBodySchema, BulkDeleteResultSchema } from '../../schemas/callSchemas.js';
-import { errorResponses, IdParams, isUuid } from '../../schemas/commonSchemas.js';
+import { isUuid } from '../../../domain/ids.js';
+import { errorResponses, IdParams } from '../../schemas/commonSchemas.js';
 
 /** DELETE /api/calls/{id} and the bulk DELETE /api/calls. */
 export const callDeletionRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { effectiveConcurrency } from '../../../config/effectiveConcurrency.js';
 import type { Services } from '../../../createServices.js';
 import type { ArtifactKind } from '../../../domain/artifacts/ArtifactRepository.js';
 import { callStatuses, type CallRecord, type CallStatus } from '../../../domain/calls/callTypes.js';
@@ -9,7 +10,8 @@ import { StoredAnalysisSchema } from '../../schemas/analysisSchema.js';
 import {
   CallDetailSchema, CallListQuerySchema, CallListSchema, CallStatusListSchema, CallStatusQuerySchema,
 } from '../../schemas/callSchemas.js';
-import { errorResponses, IdParams, isUuid } from '../../schemas/commonSchemas.js';
+import { isUuid } from '../../../domain/ids.js';
+import { errorResponses, IdParams } from '../../schemas/commonSchemas.js';
 import { TranscriptSchema } from '../../schemas/transcriptSchema.js';
 import { toCallDetail, toCallListItem } from './callPresenters.js';
 
@@ -64,12 +66,19 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       throw new ApiError('validation_failed', 'ids must be UUIDs', { fields: [{ path: 'querystring/ids', message: `${malformed.length} id(s) are not UUIDs` }] });
     }
     const rows = calls.statusesOwned(user.id, ids);
-    const firstQueued = rows.filter((row) => row.status === 'QUEUED').reduce((lowest, row) => Math.min(lowest, row.seq), Number.POSITIVE_INFINITY);
     const now = services.clock();
-    const nextPollMs = rows.some((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED')
+    // Only the queued call nearest the front can change first; one count query is enough.
+    const firstQueued = rows.filter((row) => row.status === 'QUEUED')
+      .sort((a, b) => (a.queuedAt ?? 0) - (b.queuedAt ?? 0) || a.seq - b.seq)[0];
+    const inFlightOrQueued = rows.filter((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED' && (row.status !== 'QUEUED' || row === firstQueued));
+    const nextPollMs = inFlightOrQueued.length > 0
       ? estimateNextPollMs(
-        rows.map((row) => ({ status: row.status, queuedAhead: row.status === 'QUEUED' && row.seq === firstQueued ? calls.queuedBefore(row.seq) : Number.MAX_SAFE_INTEGER })),
-        { concurrency: config.WORKER_CONCURRENCY, inFlight: calls.inFlightCount(), typicalCallMs: services.processingStatistics.typicalCallMs(now) },
+        inFlightOrQueued.map((row) => ({
+          status: row.status,
+          queuedAhead: row === firstQueued ? calls.queuedBefore({ queuedAt: row.queuedAt ?? 0, seq: row.seq }) : 0,
+          progress: row.progress,
+        })),
+        { concurrency: effectiveConcurrency(config.WORKER_CONCURRENCY), inFlight: calls.inFlightCount(), typicalCallMs: services.processingStatistics.typicalCallMs(now) },
       )
       : undefined;
     // Answer in the order asked, so clients can zip results with their request.

@@ -49,6 +49,7 @@ export const uploadCallRoute: FastifyPluginAsyncTypebox<{ services: Services }> 
         callId: outcome.response.callId, format, sizeBytes: upload.sizeBytes,
         ...(metadata.phoneNumber ? { phoneNumber: maskPhoneNumber(metadata.phoneNumber) } : {}),
       }, 'call accepted');
+      services.queueSignal.notify();
       return reply.code(202).send({ callId: outcome.response.callId, status: 'QUEUED' as const });
     } finally {
       await rm(upload.tempPath, { force: true });

@@ -1,0 +1,34 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config/loadConfig.js';
+import { isUuid } from '../../domain/ids.js';
+import { openDatabase } from '../../infrastructure/database/openDatabase.js';
+import { ProcessingQueue } from '../../processing/ProcessingQueue.js';
+import { UsageError, type CliCommand } from '../CliCommand.js';
+
+/** Exit codes: 0 queued, 1 refused (state or audio), 64 usage. */
+export const reprocessCommand: CliCommand = {
+  name: 'reprocess',
+  usage: 'reprocess <callId>',
+  summary: 'Queue a finished call (COMPLETED or FAILED) again; its analysis and action items are replaced',
+  async run(args) {
+    const { positionals } = parseArgs({ args, allowPositionals: true, options: {}, strict: true });
+    const [callId, ...extra] = positionals;
+    if (!callId || extra.length > 0) throw new UsageError('Give exactly one call id.');
+    if (!isUuid(callId)) throw new UsageError(`"${callId}" is not a call id (a UUID).`);
+    const config = loadConfig();
+    const database = openDatabase(config.DATA_DIR);
+    try {
+      const outcome = new ProcessingQueue(database.db).requeue(callId.toLowerCase(), Date.now());
+      const messages = {
+        queued: `Call ${callId} is queued again; the running service picks it up within a second.`,
+        missing: `No call ${callId} in ${config.DATA_DIR}.`,
+        in_progress: `Call ${callId} is still being processed; reprocess it once it has completed or failed.`,
+        audio_gone: `The audio of call ${callId} is no longer held (AUDIO_RETENTION_DAYS=${config.AUDIO_RETENTION_DAYS}), so it cannot be reprocessed.`,
+      } as const;
+      (outcome === 'queued' ? console.log : console.error)(messages[outcome]);
+      return outcome === 'queued' ? 0 : 1;
+    } finally {
+      database.close();
+    }
+  },
+};

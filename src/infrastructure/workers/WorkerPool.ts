@@ -1,0 +1,99 @@
+import { availableParallelism } from 'node:os';
+import { BroadcastChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { deserializeFailure } from '../../pipeline/StageFailure.js';
+import type { WorkerRequest, WorkerResponse } from './stageWorker.js';
+import { workerAckChannel, workerControlChannel, type DisposedMessage } from './workerControl.js';
+import type { WorkerTaskName, WorkerTasks } from './workerTasks.js';
+
+/** How long `close()` waits for threads to confirm they freed their resources, ms. */
+const disposeTimeoutMs = 5000;
+
+/**
+ * CPU-heavy stage work on worker threads (Piscina), so the event loop keeps serving the API.
+ * Running from TypeScript sources (tests, `tsx`), the threads load the worker through tsx.
+ */
+export class WorkerPool {
+  private readonly piscina: Piscina;
+  private closed = false;
+  /** Tasks submitted and not yet settled; resources are only freed once this is 0. */
+  private running = 0;
+  private idle?: () => void;
+
+  /** @param threads Worker threads; 0 = one per CPU core. */
+  constructor(threads: number) {
+    const runningFromSources = import.meta.url.endsWith('.ts');
+    const maxThreads = threads > 0 ? threads : availableParallelism();
+    this.piscina = new Piscina({
+      filename: new URL(`./stageWorker.${runningFromSources ? 'ts' : 'js'}`, import.meta.url).href,
+      minThreads: 0,
+      maxThreads,
+      // Threads that sit idle give their models' memory back.
+      idleTimeout: 10 * 60 * 1000,
+      ...(runningFromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
+    });
+  }
+
+  get threadCount(): number {
+    return this.piscina.threads.length;
+  }
+
+  /** Tasks waiting for a free thread. */
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async run<Name extends WorkerTaskName>(name: Name, input: WorkerTasks[Name]['input'], signal?: AbortSignal): Promise<WorkerTasks[Name]['output']> {
+    if (this.closed) throw new Error('worker pool is closed');
+    const request: WorkerRequest = { name, input };
+    this.running += 1;
+    try {
+      const response = (await this.piscina.run(request, signal ? { signal } : {})) as WorkerResponse;
+      if (!response.ok) throw deserializeFailure(response.failure);
+      return response.output as WorkerTasks[Name]['output'];
+    } finally {
+      this.running -= 1;
+      if (this.running === 0) this.idle?.();
+    }
+  }
+
+  /**
+   * Waits for running tasks, asks every thread to free its native resources (and waits for
+   * their confirmation, up to 5 s), then terminates the threads.
+   */
+  async close(): Promise<{ threads: number; resourcesFreed: number }> {
+    if (this.closed) return { threads: 0, resourcesFreed: 0 };
+    this.closed = true;
+    if (this.running > 0) await new Promise<void>((resolve) => { this.idle = resolve; });
+    const threads = this.piscina.threads.length;
+    let resourcesFreed = 0;
+    if (threads > 0) {
+      const control = new BroadcastChannel(workerControlChannel);
+      const acknowledgements = new BroadcastChannel(workerAckChannel);
+      const confirmed = new Promise<void>((resolve) => {
+        let answers = 0;
+        const timer = setTimeout(resolve, disposeTimeoutMs);
+        acknowledgements.onmessage = (event) => {
+          const message = (event as { data?: DisposedMessage }).data;
+          if (message?.type !== 'disposed') return;
+          resourcesFreed += message.resources;
+          answers += 1;
+          if (answers >= threads) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+      });
+      control.postMessage({ type: 'dispose' });
+      await confirmed;
+      control.close();
+      acknowledgements.close();
+    }
+    await this.piscina.close();
+    return { threads, resourcesFreed };
+  }
+}

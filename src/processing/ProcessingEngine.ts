@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { effectiveConcurrency } from '../config/effectiveConcurrency.js';
+import type { Services } from '../createServices.js';
+import type { CallRecord } from '../domain/calls/callTypes.js';
+import { ResultsNotAccepted, storeCallResults } from '../domain/calls/storeCallResults.js';
+import { maskPhoneNumber } from '../infrastructure/logging/maskPhoneNumber.js';
+import { callObjectKeys } from '../infrastructure/storage/ObjectStore.js';
+import type { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
+import { StageFailure } from '../pipeline/StageFailure.js';
+import type { CallPipeline, PipelineJob } from './CallPipeline.js';
+import { CallRun, RunAborted } from './CallRun.js';
+import { ProcessingEventRepository } from './ProcessingEventRepository.js';
+import { ProcessingQueue } from './ProcessingQueue.js';
+
+/** How often the engine looks for queued calls without being woken (uploads by other processes, the CLI), ms. */
+const pollIntervalMs = 1000;
+/** How often the stale-job sweep runs, ms. */
+const staleSweepIntervalMs = 60_000;
+/** How often audio past its retention is removed, ms. */
+const retentionSweepIntervalMs = 60 * 60_000;
+
+export interface EngineDependencies {
+  services: Services;
+  pool: WorkerPool;
+  pipeline: CallPipeline;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Moves queued calls through the pipeline, `concurrency` at a time, durably: the queue is the
+ * database, so a call accepted with 202 is processed even across crashes (start-up recovery
+ * re-queues what a dead process held). The engine runs in the API process but never computes on
+ * the event loop: stages use child processes (ffmpeg, whisper.cpp) and the worker pool.
+ */
+export class ProcessingEngine {
+  readonly lease = `engine-${randomUUID()}`;
+  readonly queue: ProcessingQueue;
+  readonly events: ProcessingEventRepository;
+  readonly concurrency: number;
+  private readonly active = new Map<string, { run: CallRun; done: Promise<void> }>();
+  private stopping = false;
+  private started = false;
+  private filling = false;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly dependencies: EngineDependencies) {
+    const { services } = dependencies;
+    this.queue = new ProcessingQueue(services.database.db);
+    this.events = new ProcessingEventRepository(services.database.db);
+    this.concurrency = effectiveConcurrency(services.config.WORKER_CONCURRENCY);
+  }
+
+  /** Calls being processed by this engine now. */
+  get activeCallIds(): string[] {
+    return [...this.active.keys()];
+  }
+
+  get isRunning(): boolean {
+    return this.started && !this.stopping;
+  }
+
+  /** Recovers what a dead process left in flight, then starts taking calls. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const { services, log } = this.dependencies;
+    const now = services.clock();
+    const interrupted = this.events.closeInterrupted(now);
+    const recovered = this.queue.recoverAbandoned(this.lease, services.config.MAX_PROCESSING_ATTEMPTS, now);
+    if (recovered.requeued.length + recovered.failed.length + interrupted > 0) {
+      log.info({ requeued: recovered.requeued.length, failed: recovered.failed.length, interruptedStages: interrupted }, 'recovered calls left in flight');
+    }
+    services.metrics.callsFinished.inc({ status: 'FAILED' }, recovered.failed.length);
+    this.timers = [
+      setInterval(() => this.wake(), pollIntervalMs),
+      setInterval(() => this.sweepStale(), staleSweepIntervalMs),
+      setInterval(() => void this.expireAudio(), retentionSweepIntervalMs),
+    ];
+    for (const timer of this.timers) timer.unref();
+    void this.expireAudio();
+    this.wake();
+  }
+
+  /** Takes queued calls while slots are free (called on upload, on a timer, and when a run ends). */
+  wake(): void {
+    if (!this.started || this.stopping || this.filling) return;
+    this.filling = true;
+    try {
+      while (this.active.size < this.concurrency && !this.stopping) {
+        const claimed = this.queue.claimNext(this.lease, this.dependencies.services.clock());
+        if (!claimed) break;
+        const run = new CallRun(claimed.call.id, claimed.lease, { ...this.dependencies, ...this.dependencies.services, queue: this.queue, events: this.events });
+        const done = this.process(run, claimed.call).finally(() => {
+          this.active.delete(run.callId);
+          this.wake();
+        });
+        this.active.set(run.callId, { run, done });
+      }
+    } catch (error) {
+      this.dependencies.log.error({ err: error }, 'could not take a call from the queue');
+    } finally {
+      this.filling = false;
+    }
+  }
+
+  /**
+   * Fails in-flight calls whose stages reported no progress for STALE_JOB_MINUTES, and stops
+   * their runs if they are ours (a stuck child process or worker).
+   */
+  sweepStale(): string[] {
+    const { services, log } = this.dependencies;
+    const minutes = services.config.STALE_JOB_MINUTES;
+    const now = services.clock();
+    const cutoff = now - minutes * 60_000;
+    const failed: string[] = [];
+    for (const stale of this.queue.staleCalls(cutoff)) {
+      const reason = `Processing made no progress${stale.stage ? ` during ${stale.stage}` : ''} for ${minutes} minutes and was stopped; the call can be reprocessed`;
+      if (!this.queue.failStale(stale.id, reason, cutoff, now)) continue;
+      this.active.get(stale.id)?.run.abort('stale');
+      services.metrics.callsFinished.inc({ status: 'FAILED' });
+      log.warn({ callId: stale.id, stage: stale.stage, minutes }, 'stale call failed');
+      failed.push(stale.id);
+    }
+    return failed;
+  }
+
+  /**
+   * Audio retention: removes the original audio of calls finished more than AUDIO_RETENTION_DAYS
+   * ago (0 keeps it). The transcript, analysis and action items stay; reprocessing is no longer
+   * possible for those calls.
+   */
+  async expireAudio(): Promise<number> {
+    const { services, log } = this.dependencies;
+    const days = services.config.AUDIO_RETENTION_DAYS;
+    if (days === 0) return 0;
+    let removed = 0;
+    for (const { id, audioKey } of this.queue.expiredAudio(services.clock() - days * 24 * 60 * 60_000)) {
+      // The row first: once it no longer names the file, nothing will start processing it.
+      if (!this.queue.forgetAudio(id, audioKey)) continue;
+      await services.store.remove(audioKey);
+      removed += 1;
+    }
+    if (removed > 0) log.info({ removed, retentionDays: days }, 'audio past retention removed');
+    return removed;
+  }
+
+  /**
+   * Stops taking calls; lets running ones finish for up to `graceMs`, then aborts them and hands
+   * them back to the queue so the next start runs them again.
+   */
+  async stop(graceMs: number): Promise<{ finished: number; handedBack: number }> {
+    this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
+    const running = [...this.active.values()];
+    const allDone = Promise.allSettled(running.map((entry) => entry.done));
+    const timedOut = await Promise.race([allDone.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref())]);
+    let handedBack = 0;
+    if (timedOut) {
+      for (const { run } of this.active.values()) {
+        run.abort('shutdown');
+        if (this.queue.handBack(run.callId, run.lease, this.dependencies.services.clock())) handedBack += 1;
+      }
+      await allDone;
+    }
+    return { finished: running.length - handedBack, handedBack };
+  }
+
+  private async process(run: CallRun, call: CallRecord): Promise<void> {
+    const { services, pipeline, log } = this.dependencies;
+    const workDir = services.store.pathOf(`${callObjectKeys.prefix(call.id)}/work`);
+    const startedAt = services.clock();
+    try {
+      if (!call.audioObjectKey) throw new StageFailure('bad_input', 'The original audio is no longer held, so the call cannot be processed');
+      await rm(workDir, { recursive: true, force: true });
+      await mkdir(workDir, { recursive: true });
+      const user = services.users.findById(call.userId);
+      const job: PipelineJob = {
+        callId: call.id,
+        audioPath: services.store.pathOf(call.audioObjectKey),
+        audioFormat: call.audioFormat,
+        workDir,
+        metadata: {
+          title: call.title,
+          ...(call.contactName ? { contactName: call.contactName } : {}),
+          ...(call.contactId ? { contactId: call.contactId } : {}),
+          ...(call.phoneNumber ? { phoneNumber: call.phoneNumber } : {}),
+          ...(call.organization ? { organization: call.organization } : {}),
+          direction: call.direction,
+          ...(call.recordedAt !== null ? { recordedAt: new Date(call.recordedAt).toISOString() } : {}),
+          ...(call.durationSeconds !== null ? { durationSeconds: call.durationSeconds } : {}),
+        },
+        recordedAt: call.recordedAt ?? call.createdAt,
+        ...(user?.displayName ? { userDisplayName: user.displayName } : {}),
+      };
+      log.info({ callId: call.id, ...(call.phoneNumber ? { phoneNumber: maskPhoneNumber(call.phoneNumber) } : {}) }, 'processing started');
+      const result = await pipeline(job, run);
+      run.ensureHeld();
+      const analysis = run.warnings.length > 0 ? withWarnings(result.analysis, run.warnings) : result.analysis;
+      await storeCallResults({ ...services, sqlite: services.database.sqlite }, call.userId, {
+        callId: call.id,
+        transcript: result.transcript,
+        analysis,
+        actionItems: result.actionItems,
+        analysisProducer: result.analysisProducer,
+        durationSeconds: result.durationSeconds,
+        complete: (now) => this.queue.complete(call.id, run.lease, result.durationSeconds, now),
+      });
+      services.metrics.callsFinished.inc({ status: 'COMPLETED' });
+      log.info({ callId: call.id, durationMs: services.clock() - startedAt, actionItems: result.actionItems.length, warnings: run.warnings.length }, 'call completed');
+    } catch (error) {
+      await this.endWithFailure(run, error);
+    } finally {
+      await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+      // A call deleted while we worked must not keep the files this run wrote.
+      if (!services.calls.existsEvenDeleting(call.id)) await services.store.remove(callObjectKeys.prefix(call.id));
+    }
+  }
+
+  private async endWithFailure(run: CallRun, error: unknown): Promise<void> {
+    const { services, log } = this.dependencies;
+    if (error instanceof RunAborted || error instanceof ResultsNotAccepted) {
+      log.info({ callId: run.callId, why: error instanceof RunAborted ? error.why : 'lost' }, 'run stopped');
+      return;
+    }
+    const reason = error instanceof StageFailure ? error.reason : 'An internal error stopped processing; the call can be reprocessed';
+    if (!(error instanceof StageFailure)) log.error({ err: error, callId: run.callId }, 'processing failed unexpectedly');
+    if (this.queue.fail(run.callId, run.lease, reason, services.clock())) {
+      services.metrics.callsFinished.inc({ status: 'FAILED' });
+      log.info({ callId: run.callId, failure: error instanceof StageFailure ? error.kind : 'internal' }, 'call failed');
+    }
+  }
+}
+
+/** Adds quality warnings to a stored document's `qualityWarnings` list (v2 analyses carry one). */
+function withWarnings<T extends { schemaVersion: number; [field: string]: unknown }>(document: T, warnings: string[]): T {
+  const existing = Array.isArray(document.qualityWarnings) ? (document.qualityWarnings as string[]) : [];
+  return { ...document, qualityWarnings: [...existing, ...warnings] };
+}

@@ -1,0 +1,41 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from '../createServices.js';
+import { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
+import type { CallPipeline } from './CallPipeline.js';
+import { ProcessingEngine } from './ProcessingEngine.js';
+import { createProductionPipeline } from './productionPipeline.js';
+
+export interface Processing {
+  engine: ProcessingEngine;
+  pool: WorkerPool;
+  /** Graceful stop: no new calls; running ones finish within the grace period or go back to the queue; threads free their models. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts the processing side in this process: the worker pool, the engine (after start-up
+ * recovery), its readiness check, and its wake-up on every queued call.
+ */
+export function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createProductionPipeline(services.config)): Processing {
+  const pool = new WorkerPool(services.config.WORKER_THREADS);
+  const engine = new ProcessingEngine({ services, pool, pipeline, log });
+  services.readinessChecks.workerPool = () => {
+    const depth = engine.queue.depth();
+    return {
+      status: engine.isRunning && !pool.isClosed ? 'UP' : 'DOWN',
+      detail: { concurrency: engine.concurrency, threads: pool.threadCount, queuedCalls: depth.queued, callsInFlight: depth.inFlight, tasksWaiting: pool.queueSize },
+    };
+  };
+  const stopListening = services.queueSignal.listen(() => engine.wake());
+  engine.start();
+  return {
+    engine,
+    pool,
+    stop: async (graceMs = services.config.SHUTDOWN_GRACE_SECONDS * 1000) => {
+      stopListening();
+      const stopped = await engine.stop(graceMs);
+      const freed = await pool.close();
+      log.info({ ...stopped, threads: freed.threads, resourcesFreed: freed.resourcesFreed }, 'processing stopped');
+    },
+  };
+}
