@@ -28,7 +28,10 @@ describe('loadConfig', () => {
       MIN_FREE_DISK_MB: 1024,
       TRUST_PROXY: false,
       REQUEST_TIMEOUT_MS: 300_000,
-      WORKER_CONCURRENCY: 1,
+      WORKER_CONCURRENCY: 0,
+      STALE_JOB_MINUTES: 15,
+      AUDIO_RETENTION_DAYS: 30,
+      MAX_AUDIO_DURATION_SECONDS: 7200,
     });
     expect(config.API_KEY).toBeUndefined();
     expect(config.OIDC_ISSUER).toBeUndefined();
@@ -65,7 +68,8 @@ describe('loadConfig', () => {
 
   test('refuses out-of-range numbers', () => {
     expect(problemsOf({ PORT: '70000' }).some((problem) => problem.startsWith('PORT'))).toBe(true);
-    expect(problemsOf({ WORKER_CONCURRENCY: '0' }).some((problem) => problem.startsWith('WORKER_CONCURRENCY'))).toBe(true);
+    expect(problemsOf({ WORKER_CONCURRENCY: '-1' }).some((problem) => problem.startsWith('WORKER_CONCURRENCY'))).toBe(true);
+    expect(problemsOf({ STALE_JOB_MINUTES: '0' }).some((problem) => problem.startsWith('STALE_JOB_MINUTES'))).toBe(true);
   });
 
   test('the error message lists the problems', () => {

@@ -1,0 +1,100 @@
+/**
+ * `npm run bench:pipeline`: one 5-minute two-voice recording (espeak-ng + sox, encoded as AAC in
+ * M4A like a phone's) through the real processing engine and production pipeline, printing the
+ * time and peak memory of every stage and the real-time factor of the whole run.
+ * Memory is the resident set of this Node process (worker threads included) plus its child
+ * processes (ffmpeg, whisper.cpp), sampled every 50 ms. Needs Debian's espeak-ng and sox.
+ *
+ * Options (env): BENCH_AUDIO_SECONDS (default 300), plus any Callscope setting (models, threads).
+ */
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import { loadConfig } from '../src/config/loadConfig.js';
+import { createServices } from '../src/createServices.js';
+import { acceptUpload } from '../src/domain/calls/acceptUpload.js';
+import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
+import { startProcessing } from '../src/processing/startProcessing.js';
+import { makeConversation } from './audio/makeConversation.js';
+
+const run = promisify(execFile);
+const audioSeconds = Number(process.env.BENCH_AUDIO_SECONDS ?? 300);
+
+const work = await mkdtemp(join(tmpdir(), 'callscope-bench-pipeline-'));
+try {
+  console.log(`Synthesising a ${audioSeconds} s two-voice call (espeak-ng + sox)…`);
+  const conversation = await makeConversation({ outputPath: join(work, 'call.wav'), minimumSeconds: audioSeconds });
+  const m4a = join(work, 'call.m4a');
+  // Trimmed to the requested length and encoded as a phone would store it.
+  await run(resolveFfmpegBinaries().ffmpegPath, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', conversation.path, '-t', String(audioSeconds), '-c:a', 'aac', '-b:a', '64k', m4a]);
+
+  const services = createServices(loadConfig({ ...process.env, DATA_DIR: join(work, 'data'), LOCAL_AUTH: 'true', WORKER_CONCURRENCY: '1' }), { processMetrics: false });
+  const user = services.users.findOrCreate({ externalUserId: 'local:bench', name: 'Diane' }, Date.now());
+  const upload = join(work, 'upload.part');
+  await copyFile(m4a, upload);
+  const accepted = await acceptUpload({ ...services, sqlite: services.database.sqlite }, {
+    userId: user.id, tempPath: upload, sizeBytes: (await readFile(m4a)).length, format: 'm4a', fileName: 'call.m4a',
+    metadata: { contactName: 'Sheila', direction: 'OUTGOING', recordedAt: new Date().toISOString() },
+  });
+  if (accepted.kind !== 'accepted') throw new Error('upload not accepted');
+  const callId = accepted.response.callId;
+
+  const peakMegabytesByStage = new Map<string, number>();
+  const started = performance.now();
+  const processing = startProcessing(services, pino({ level: 'warn' }));
+  let status = 'QUEUED';
+  while (status !== 'COMPLETED' && status !== 'FAILED') {
+    const call = services.calls.findOwned(user.id, callId)!;
+    status = call.status;
+    const stage = call.stage ?? '(between stages)';
+    peakMegabytesByStage.set(stage, Math.max(peakMegabytesByStage.get(stage) ?? 0, await residentMegabytes()));
+    await sleep(50);
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  const call = services.calls.findOwned(user.id, callId)!;
+  const events = processing.engine.events.forCall(callId);
+  await processing.stop(0);
+
+  console.log(`\nbench:pipeline — ${audioSeconds} s of audio (${conversation.turns.length} turns), Node ${process.version}, ${(await readFile('/proc/cpuinfo', 'utf8')).match(/^processor/gm)?.length ?? '?'} cores`);
+  console.table(events.map((event) => ({
+    stage: event.stage,
+    outcome: event.outcome,
+    seconds: round((event.durationMs ?? 0) / 1000),
+    'x real time': event.durationMs ? round(audioSeconds / (event.durationMs / 1000)) : null,
+    'peak MB': round(peakMegabytesByStage.get(event.stage) ?? 0),
+  })));
+  console.log(`whole run: ${round(wallSeconds)} s wall clock, real-time factor ${round(wallSeconds / audioSeconds, 4)} (${round(audioSeconds / wallSeconds)}x real time), peak ${round(Math.max(...peakMegabytesByStage.values()))} MB`);
+  console.log(`call ended ${call.status}${call.errorReason ? `: ${call.errorReason}` : ''}`);
+  services.close();
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+/** Resident memory of this process and all its descendants, MB (Linux /proc). */
+async function residentMegabytes(): Promise<number> {
+  let kilobytes = 0;
+  for (const pid of await descendants(process.pid)) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    kilobytes += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
+  return kilobytes / 1024;
+}
+
+async function descendants(pid: number): Promise<number[]> {
+  const found = [pid];
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  for (const task of tasks) {
+    const children = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
+    for (const child of children.split(' ').filter(Boolean)) found.push(...(await descendants(Number(child))));
+  }
+  return found;
+}
+
+function round(value: number, digits = 1): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

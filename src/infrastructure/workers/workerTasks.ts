@@ -1,0 +1,17 @@
+import { measureLevels, type LevelMeasurement, type MeasureLevelsInput } from '../../pipeline/cleanup/measureLevels.js';
+
+/**
+ * The CPU-heavy tasks a stage may hand to the worker pool (`StageContext.runInWorker`):
+ * name → input and output. Both cross the thread boundary by structured clone, so they are
+ * plain data.
+ */
+export interface WorkerTasks {
+  measureLevels: { input: MeasureLevelsInput; output: LevelMeasurement };
+}
+
+export type WorkerTaskName = keyof WorkerTasks;
+
+/** What a worker thread runs for each task; imported by the worker, never by the main thread's stages. */
+export const workerTaskImplementations: {
+  [Name in WorkerTaskName]: (input: WorkerTasks[Name]['input']) => Promise<WorkerTasks[Name]['output']>;
+} = { measureLevels };
