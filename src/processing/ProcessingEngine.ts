@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { effectiveConcurrency } from '../config/effectiveConcurrency.js';
 import type { Services } from '../createServices.js';
@@ -20,6 +20,12 @@ const pollIntervalMs = 1000;
 const staleSweepIntervalMs = 60_000;
 /** How often audio past its retention is removed, ms. */
 const retentionSweepIntervalMs = 60 * 60_000;
+/**
+ * How long `stop` waits for aborted runs to wind down, ms. Runs that honour their abort signal end
+ * within milliseconds; one stuck in a stage that ignores it must not hold up the shutdown (its
+ * call is already handed back, and the run can no longer write to it).
+ */
+const abortedRunWaitMs = 1000;
 
 export interface EngineDependencies {
   services: Services;
@@ -93,7 +99,8 @@ export class ProcessingEngine {
         if (!claimed) break;
         const run = new CallRun(claimed.call.id, claimed.lease, { ...this.dependencies, ...this.dependencies.services, queue: this.queue, events: this.events });
         const done = this.process(run, claimed.call).finally(() => {
-          this.active.delete(run.callId);
+          // A run given up (stale) may end after its call was claimed again: keep the new run's entry.
+          if (this.active.get(run.callId)?.run === run) this.active.delete(run.callId);
           this.wake();
         });
         this.active.set(run.callId, { run, done });
@@ -162,18 +169,21 @@ export class ProcessingEngine {
         run.abort('shutdown');
         if (this.queue.handBack(run.callId, run.lease, this.dependencies.services.clock())) handedBack += 1;
       }
-      await allDone;
+      await Promise.race([allDone, new Promise((resolve) => setTimeout(resolve, abortedRunWaitMs).unref())]);
     }
     return { finished: running.length - handedBack, handedBack };
   }
 
   private async process(run: CallRun, call: CallRecord): Promise<void> {
     const { services, pipeline, log } = this.dependencies;
-    const workDir = services.store.pathOf(`${callObjectKeys.prefix(call.id)}/work`);
+    // A folder per run: a run given up as stale that ends late must not remove the next run's files.
+    const workRoot = services.store.pathOf(`${callObjectKeys.prefix(call.id)}/work`);
+    const workDir = services.store.pathOf(`${callObjectKeys.prefix(call.id)}/work/${randomUUID()}`);
     const startedAt = services.clock();
     try {
       if (!call.audioObjectKey) throw new StageFailure('bad_input', 'The original audio is no longer held, so the call cannot be processed');
-      await rm(workDir, { recursive: true, force: true });
+      // Also clears what crashed or abandoned runs of the call left.
+      await rm(workRoot, { recursive: true, force: true });
       await mkdir(workDir, { recursive: true });
       const user = services.users.findById(call.userId);
       const job: PipelineJob = {
@@ -213,6 +223,8 @@ export class ProcessingEngine {
       await this.endWithFailure(run, error);
     } finally {
       await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+      // Fails, as it should, while another run of the call still works there.
+      await rmdir(workRoot).catch(() => undefined);
       // A call deleted while we worked must not keep the files this run wrote.
       if (!services.calls.existsEvenDeleting(call.id)) await services.store.remove(callObjectKeys.prefix(call.id));
     }

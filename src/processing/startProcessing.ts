@@ -17,7 +17,7 @@ export interface Processing {
  * recovery), its readiness check, and its wake-up on every queued call.
  */
 export function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createProductionPipeline(services.config)): Processing {
-  const pool = new WorkerPool(services.config.WORKER_THREADS);
+  const pool = new WorkerPool(services.config.WORKER_THREADS, (error) => log.warn({ err: error }, 'worker pool error outside a task'));
   const engine = new ProcessingEngine({ services, pool, pipeline, log });
   services.readinessChecks.workerPool = () => {
     const depth = engine.queue.depth();

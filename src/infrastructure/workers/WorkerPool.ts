@@ -20,8 +20,13 @@ export class WorkerPool {
   private running = 0;
   private idle?: () => void;
 
-  /** @param threads Worker threads; 0 = one per CPU core. */
-  constructor(threads: number) {
+  /**
+   * @param threads Worker threads; 0 = one per CPU core.
+   * @param onError Told of errors Piscina reports outside any task, such as the result of a task
+   *   aborted while it ran arriving from its terminated thread (without a listener, Piscina's
+   *   'error' event would crash the process). Defaults to ignoring them.
+   */
+  constructor(threads: number, onError: (error: Error) => void = () => undefined) {
     const runningFromSources = import.meta.url.endsWith('.ts');
     const maxThreads = threads > 0 ? threads : availableParallelism();
     this.piscina = new Piscina({
@@ -30,8 +35,12 @@ export class WorkerPool {
       maxThreads,
       // Threads that sit idle give their models' memory back.
       idleTimeout: 10 * 60 * 1000,
+      // Piscina's default ('sync') parks idle threads in Atomics.wait, which blocks their event
+      // loop: they would never see the dispose message that close() broadcasts.
+      atomics: 'disabled',
       ...(runningFromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
     });
+    this.piscina.on('error', onError);
   }
 
   get threadCount(): number {
