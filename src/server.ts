@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, hasIdentitySource, loadConfig } from './config/loadConfig.js';
 import { createServices } from './createServices.js';
+import { ProcessingLockHeld } from './processing/ProcessingLock.js';
 import { startProcessing } from './processing/startProcessing.js';
 
 /**
@@ -15,8 +16,9 @@ async function main(): Promise<void> {
   const app = await buildApp({ services });
   if (!hasIdentitySource(config)) app.log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  // Before listening: a second process on the same DATA_DIR is refused before it serves anything.
   const processing = startProcessing(services, app.log.child({ component: 'processing' }));
+  await app.listen({ port: config.PORT, host: config.HOST });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -32,9 +34,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof ProcessingLockHeld) {
     console.error(error.message);
-    process.exit(78); // EX_CONFIG
+    process.exit(78); // EX_CONFIG: nothing to retry until the setup changes
   }
   console.error(error);
   process.exit(1);

@@ -3,6 +3,7 @@ import type { Services } from '../createServices.js';
 import { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import type { CallPipeline } from './CallPipeline.js';
 import { ProcessingEngine } from './ProcessingEngine.js';
+import { ProcessingLock } from './ProcessingLock.js';
 import { createProductionPipeline } from './productionPipeline.js';
 
 export interface Processing {
@@ -14,9 +15,12 @@ export interface Processing {
 
 /**
  * Starts the processing side in this process: the worker pool, the engine (after start-up
- * recovery), its readiness check, and its wake-up on every queued call.
+ * recovery), its readiness check, and its wake-up on every queued call. Throws
+ * {@link ProcessingLockHeld} when another live process already processes this DATA_DIR.
  */
 export function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createProductionPipeline(services.config)): Processing {
+  const lock = new ProcessingLock(services.config.DATA_DIR);
+  lock.acquire();
   const pool = new WorkerPool(services.config.WORKER_THREADS, (error) => log.warn({ err: error }, 'worker pool error outside a task'));
   const engine = new ProcessingEngine({ services, pool, pipeline, log });
   services.readinessChecks.workerPool = () => {
@@ -35,6 +39,7 @@ export function startProcessing(services: Services, log: FastifyBaseLogger, pipe
       stopListening();
       const stopped = await engine.stop(graceMs);
       const freed = await pool.close();
+      lock.release();
       log.info({ ...stopped, threads: freed.threads, resourcesFreed: freed.resourcesFreed }, 'processing stopped');
     },
   };

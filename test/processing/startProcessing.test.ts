@@ -1,0 +1,35 @@
+import pino from 'pino';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startProcessing, type Processing } from '../../src/processing/startProcessing.js';
+import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
+
+interface Readiness {
+  status: string;
+  checks: Record<string, { status: string; detail?: Record<string, unknown> }>;
+}
+
+let testApp: TestApp;
+let processing: Processing;
+beforeAll(async () => {
+  testApp = await startTestApp({ WORKER_CONCURRENCY: '2', WORKER_THREADS: '1' });
+  processing = startProcessing(testApp.services, pino({ level: 'silent' }));
+});
+afterAll(async () => {
+  await processing.stop(0);
+  await testApp.close();
+});
+
+const readiness = async () => (await (await fetch(`${testApp.baseUrl}/actuator/health/readiness`)).json()) as Readiness;
+
+test('readiness reports the worker pool UP with the queue depth while processing runs, and DOWN once it stopped', async () => {
+  const running = await readiness();
+  expect(running.checks.workerPool).toEqual({
+    status: 'UP',
+    detail: { concurrency: 2, threads: expect.any(Number), queuedCalls: 0, callsInFlight: 0, tasksWaiting: 0 },
+  });
+
+  await processing.stop(0);
+  const stopped = await readiness();
+  expect(stopped.checks.workerPool?.status).toBe('DOWN');
+  expect(stopped.status).toBe('DOWN');
+});
