@@ -1,23 +1,10 @@
+import { pcmWav } from './pcmWav.js';
+
 /** Small, valid-looking files of each accepted container, built in memory (content is silence). */
 
 /** A PCM WAV: 16-bit mono at `sampleRate`, `seconds` long, all zero samples. */
 export function wavFile(seconds = 1, sampleRate = 16000): Buffer {
-  const dataBytes = Math.round(seconds * sampleRate) * 2;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVE', 8, 'latin1');
-  header.write('fmt ', 12, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(dataBytes, 40);
-  return Buffer.concat([header, Buffer.alloc(dataBytes)]);
+  return pcmWav(new Int16Array(Math.round(seconds * sampleRate)), { sampleRate });
 }
 
 /** An MP3 frame sequence (MPEG-1 Layer III, 128 kbit/s, 44.1 kHz), optionally behind an ID3v2 tag. */

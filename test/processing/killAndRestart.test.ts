@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CallStatus } from '../../src/domain/calls/callTypes.js';
 import { waitFor } from '../helpers/processingHarness.js';
-import { toneWavFile } from '../helpers/toneAudio.js';
+import { pcmWav, sine } from '../helpers/pcmWav.js';
 import { uploadForm } from '../helpers/uploads.js';
 
 // Needs the bundled ffmpeg: the real server runs the real production pipeline (clean-up stage).
@@ -16,7 +16,7 @@ import { uploadForm } from '../helpers/uploads.js';
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const shutdownGraceSeconds = 1;
 /** Long enough that clean-up takes a few seconds (ffmpeg's loudnorm runs at about 60× real time). */
-const recording = toneWavFile(180);
+const recording = pcmWav(sine(440, 180, 0.5));
 
 interface ServerProcess {
   child: ChildProcess;

@@ -7,7 +7,7 @@ import { WorkerPool } from '../../../src/infrastructure/workers/WorkerPool.js';
 import { workerAckChannel, type DisposedMessage } from '../../../src/infrastructure/workers/workerControl.js';
 import type { WorkerTaskName } from '../../../src/infrastructure/workers/workerTasks.js';
 import { deserializeFailure, serializeFailure, StageFailure, type StageFailureKind } from '../../../src/pipeline/StageFailure.js';
-import { toneWavFile } from '../../helpers/toneAudio.js';
+import { pcmWav, sine } from '../../helpers/pcmWav.js';
 
 let folder: string;
 let tonePath: string;
@@ -16,7 +16,7 @@ beforeAll(() => {
   folder = mkdtempSync(join(tmpdir(), 'callscope-workers-'));
   tonePath = join(folder, 'tone.wav');
   notAudioPath = join(folder, 'notes.wav');
-  writeFileSync(tonePath, toneWavFile(2, { amplitude: 0.5 }));
+  writeFileSync(tonePath, pcmWav(sine(440, 2, 0.5)));
   writeFileSync(notAudioPath, 'not audio at all');
 });
 afterAll(() => { rmSync(folder, { recursive: true, force: true }); });

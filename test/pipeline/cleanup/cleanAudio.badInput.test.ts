@@ -6,7 +6,7 @@ import { cleanAudio, type CleanedAudio } from '../../../src/pipeline/cleanup/cle
 import { StageFailure } from '../../../src/pipeline/StageFailure.js';
 import { createTestStageContext, type TestStageContext } from '../testStageContext.js';
 import { generateAudio, generateUnderestimatedAac } from './generateAudio.js';
-import { pcmWav, sine } from './pcmWav.js';
+import { pcmWav, sine } from '../../helpers/pcmWav.js';
 
 // Needs the real ffmpeg (system or bundled). Every recording here is generated at test time.
 

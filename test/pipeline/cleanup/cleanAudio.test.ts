@@ -7,7 +7,7 @@ import { cleanAudio, type CleanedAudio } from '../../../src/pipeline/cleanup/cle
 import { measureLevels } from '../../../src/pipeline/cleanup/measureLevels.js';
 import { createTestStageContext } from '../testStageContext.js';
 import { generateAudio, probeStream } from './generateAudio.js';
-import { pcmWav, readPcmWav, sine, toneAmplitude } from './pcmWav.js';
+import { pcmWav, readPcmWav, sine, toneAmplitude } from '../../helpers/pcmWav.js';
 
 // Needs the real ffmpeg (system or bundled); recordings are generated here or read from ../shared/audio.
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureLevels, SILENCE_FLOOR_DBFS } from '../../../src/pipeline/cleanup/measureLevels.js';
-import { interleave, pcmWav, sine } from './pcmWav.js';
+import { interleave, pcmWav, sine } from '../../helpers/pcmWav.js';
 
 let folder: string;
 beforeAll(async () => { folder = await mkdtemp(join(tmpdir(), 'measure-levels-')); });

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { readWavLayout } from '../../../src/pipeline/cleanup/readWavLayout.js';
+import { readWavLayout } from '../../src/pipeline/cleanup/readWavLayout.js';
 
 export interface PcmWavOptions {
   /** Defaults to 1. */
