@@ -12,7 +12,7 @@ import {
 } from '../../schemas/callSchemas.js';
 import { isUuid } from '../../../domain/ids.js';
 import { errorResponses, IdParams } from '../../schemas/commonSchemas.js';
-import { TranscriptSchema } from '../../schemas/transcriptSchema.js';
+import { TranscriptSchema } from '../../../domain/transcripts/transcriptSchema.js';
 import { toCallDetail, toCallListItem } from './callPresenters.js';
 
 /** The read side of calls: list, bulk status, detail, transcript and analysis. */

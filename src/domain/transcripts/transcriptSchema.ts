@@ -1,8 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp, Uuid } from './commonSchemas.js';
+import { uuidPattern } from '../ids.js';
 
-const Role = Type.Union([Type.Literal('USER'), Type.Literal('CONTACT'), Type.Literal('UNKNOWN')]);
-const Confidence = Type.Union([Type.Literal('HIGH'), Type.Literal('MEDIUM'), Type.Literal('LOW')]);
+const Uuid = Type.String({ format: 'uuid', pattern: uuidPattern });
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const speakerRoles = ['USER', 'CONTACT', 'UNKNOWN'] as const;
+export type SpeakerRole = (typeof speakerRoles)[number];
+export const speakerConfidences = ['HIGH', 'MEDIUM', 'LOW'] as const;
+const Role = Type.Enum(speakerRoles);
+const Confidence = Type.Enum(speakerConfidences);
 export const labelSources = [
   'DIARIZATION', 'USER_PROFILE', 'CONTACT_METADATA', 'GREETING_MATCH', 'NAME_MENTION', 'BY_ELIMINATION',
   'PHONE_FALLBACK', 'POSITIONAL_FALLBACK', 'VOICE_EMBEDDING', 'AMBIGUOUS', 'MANUAL',
@@ -57,6 +63,15 @@ export const PipelineProvenanceSchema = Type.Object({
   normalizationVersion: Type.Integer(),
   status: Type.String(),
 });
+
+export type Speaker = Static<typeof SpeakerSchema>;
+export type Segment = Static<typeof SegmentSchema>;
+export type SpeakerResolution = Static<typeof SpeakerResolutionSchema>;
+export type PipelineProvenance = Static<typeof PipelineProvenanceSchema>;
+
+/** The transcript's current schema version and its normalisation version. */
+export const transcriptSchemaVersion = 2;
+export const normalizationVersion = 3;
 
 /** Transcript, schema version 2, exactly as the interface specification lists it. */
 export const TranscriptSchema = Type.Object({
