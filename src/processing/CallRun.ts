@@ -3,6 +3,7 @@ import type { Clock } from '../infrastructure/clock.js';
 import type { Metrics } from '../infrastructure/metrics/Metrics.js';
 import type { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import type { StageContext } from '../pipeline/StageContext.js';
+import type { PipelineRun } from './CallPipeline.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
 import type { ProcessingEventRepository } from './ProcessingEventRepository.js';
 import type { ProcessingQueue } from './ProcessingQueue.js';
@@ -45,7 +46,7 @@ const progressWriteIntervalMs = 1000;
  * pipelines call a hook after each step): it writes the processing event, reports progress,
  * records metrics and one log line, applies the retry rule, and stops when the call is lost.
  */
-export class CallRun {
+export class CallRun implements PipelineRun {
   readonly abortController = new AbortController();
   /** Quality warnings gathered from optional stages that failed. */
   readonly warnings: string[] = [];
