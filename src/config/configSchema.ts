@@ -41,6 +41,8 @@ export const ConfigSchema = Type.Object({
   EMBEDDING_MODEL: Type.String({ minLength: 1, default: 'models/embedding.onnx', description: 'Speaker-embedding ONNX model (optional: clustering and voice profiles). Defaults to `models/embedding.onnx`.' }),
   WHISPER_MODEL: Type.String({ minLength: 1, default: 'models/whisper.bin', description: 'whisper.cpp ggml model (required for processing). Defaults to `models/whisper.bin`.' }),
   VAD_MODEL: Type.String({ minLength: 1, default: 'models/vad.bin', description: 'Silero VAD ggml model for whisper.cpp (optional). Defaults to `models/vad.bin`.' }),
+  WHISPER_THREADS: Type.Integer({ minimum: 0, maximum: 256, default: 0, description: 'CPU threads whisper.cpp uses to transcribe one call; 0 = one per CPU core. Defaults to `0`.' }),
+  WHISPER_LANGUAGE: Type.String({ pattern: '^(auto|[a-z]{2,3})$', default: 'auto', description: 'Language of the calls as a whisper language code (`en`, `de`, …), or `auto` to detect it per call; English-only models (`*.en`) always transcribe English. Defaults to `auto`.' }),
   LLM_MODEL: Type.String({ minLength: 1, default: 'models/llm.gguf', description: 'GGUF language model (optional: without it the built-in analyser runs). Defaults to `models/llm.gguf`.' }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 0, description: 'Calls processed at once; 0 = one per two CPU cores, at least 1. Defaults to `0`.' }),
   WORKER_THREADS: Type.Integer({ minimum: 0, maximum: 64, default: 0, description: 'Worker threads for CPU-heavy stage work (each loads its own models); 0 = one per CPU core. Defaults to `0`.' }),

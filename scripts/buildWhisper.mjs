@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+/**
+ * Builds whisper.cpp's `whisper-cli` from the sources bundled in the npm package `nodejs-whisper`
+ * into `native/bin/whisper-cli` (static, so it needs no shared library beside it). Runs during
+ * `npm ci` (the `prepare` script, after the TypeScript build) and as `npm run build:native`.
+ *
+ * Plain Node, no TypeScript: it runs before anything else is built.
+ *
+ * - Skips when `native/bin/whisper-cli` exists and its stamp (`whisper-cli.stamp.json`) matches
+ *   the bundled sources' version and content hash and the cmake flags; rebuilds otherwise.
+ *   `--force` rebuilds anyway.
+ * - cmake configure (Release, static, tests off) and build of the one target `whisper-cli` with
+ *   all cores. whisper-cli lives in whisper.cpp's examples tree, so examples stay configured, but
+ *   no other example is built.
+ * - `GGML_NATIVE=ON`: the binary is tuned for the CPU of the box that builds it (AVX2, AVX-512…),
+ *   which is right for an appliance that builds itself during install, and wrong for an image
+ *   built on one machine and run on another: add `-DGGML_NATIVE=OFF` there (see the README).
+ * - `WHISPER_CMAKE_FLAGS` (split on whitespace) is appended to the configure flags, e.g.
+ *   `WHISPER_CMAKE_FLAGS="-DGGML_CUDA=ON"` for the GPU image (Dockerfile.gpu).
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const packageDir = join(root, 'node_modules', 'nodejs-whisper');
+const sourceDir = join(packageDir, 'cpp', 'whisper.cpp');
+const buildDir = join(root, 'native', 'build');
+const binDir = join(root, 'native', 'bin');
+const binaryPath = join(binDir, 'whisper-cli');
+const stampPath = join(binDir, 'whisper-cli.stamp.json');
+/** Written into the build folder after configure: a folder configured differently is wiped first. */
+const buildStampPath = join(buildDir, 'callscope-configure.json');
+
+/** Folders of the bundled tree that are not build inputs: configure writes into `bindings/`, nodejs-whisper downloads into `models/`. */
+const notSources = new Set(['bindings', 'models', 'samples', 'tests', '.git', '.github', 'build']);
+
+const baseFlags = [
+  '-DCMAKE_BUILD_TYPE=Release',
+  '-DBUILD_SHARED_LIBS=OFF',
+  '-DWHISPER_BUILD_TESTS=OFF',
+  '-DWHISPER_BUILD_SERVER=OFF',
+  // Needed for the whisper-cli target; only that target is built.
+  '-DWHISPER_BUILD_EXAMPLES=ON',
+  '-DWHISPER_SDL2=OFF',
+  '-DWHISPER_CURL=OFF',
+  '-DGGML_NATIVE=ON',
+];
+
+function fail(message) {
+  console.error(`\nbuild:native: ${message}\n`);
+  process.exit(1);
+}
+
+function run(command, args) {
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.error) fail(`could not run ${command}: ${result.error.message}`);
+  if (result.status !== 0) fail(`\`${command} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal}); see the output above.`);
+}
+
+function commandWorks(command, args = ['--version']) {
+  const result = spawnSync(command, args, { stdio: 'ignore' });
+  return !result.error && result.status === 0;
+}
+
+function checkTools() {
+  if (!commandWorks('cmake')) {
+    fail('cmake is not installed. It builds the speech recogniser (whisper.cpp).\n  Debian/Ubuntu: sudo apt-get install -y cmake g++\n  then run `npm run build:native`.');
+  }
+  const compiler = process.env.CXX || 'c++';
+  if (!commandWorks(compiler) && !commandWorks('g++') && !commandWorks('clang++')) {
+    fail('no C++ compiler found (c++, g++ or clang++). It builds the speech recogniser (whisper.cpp).\n  Debian/Ubuntu: sudo apt-get install -y g++ (or build-essential)\n  then run `npm run build:native`.');
+  }
+}
+
+/** sha256 over the relative paths and contents of every source file, in a stable order. */
+function hashSources(folder) {
+  const hash = createHash('sha256');
+  const walk = (current) => {
+    const entries = readdirSync(current, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (current === folder && notSources.has(entry.name)) continue;
+        walk(path);
+      } else if (entry.isFile()) {
+        hash.update(relative(folder, path)).update('\0').update(readFileSync(path)).update('\0');
+      }
+    }
+  };
+  walk(folder);
+  return hash.digest('hex');
+}
+
+function whisperCppVersion() {
+  const cmakeLists = readFileSync(join(sourceDir, 'CMakeLists.txt'), 'utf8');
+  return /project\("whisper\.cpp"\s+VERSION\s+([\d.]+)\)/.exec(cmakeLists)?.[1] ?? 'unknown';
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the binary is built from: equal stamps mean nothing needs building. */
+function wantedStamp() {
+  const extraFlags = (process.env.WHISPER_CMAKE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  return {
+    whisperCpp: whisperCppVersion(),
+    nodejsWhisper: readJson(join(packageDir, 'package.json'))?.version ?? 'unknown',
+    sourcesSha256: hashSources(sourceDir),
+    cmakeFlags: [...baseFlags, ...extraFlags],
+  };
+}
+
+const sameStamp = (a, b) => a !== undefined && JSON.stringify({ ...a, builtAt: undefined, buildSeconds: undefined }) === JSON.stringify({ ...b, builtAt: undefined, buildSeconds: undefined });
+
+function main() {
+  if (!existsSync(join(sourceDir, 'CMakeLists.txt'))) {
+    fail(`the whisper.cpp sources are missing (${relative(root, sourceDir)}): run \`npm ci\` first.`);
+  }
+  const force = process.argv.includes('--force');
+  const wanted = wantedStamp();
+  if (!force && existsSync(binaryPath) && sameStamp(readJson(stampPath), wanted)) {
+    console.log(`build:native: whisper-cli (whisper.cpp ${wanted.whisperCpp}) is up to date in ${relative(root, binDir)}/`);
+    return;
+  }
+
+  checkTools();
+  // A build folder configured with other flags or sources keeps stale cache entries: start afresh.
+  if (existsSync(buildDir) && !sameStamp(readJson(buildStampPath), wanted)) rmSync(buildDir, { recursive: true, force: true });
+  mkdirSync(buildDir, { recursive: true });
+
+  const cores = availableParallelism();
+  console.log(`build:native: building whisper-cli (whisper.cpp ${wanted.whisperCpp}) with ${cores} cores; about 1.5 minutes on 2 cores…`);
+  const started = Date.now();
+  run('cmake', ['-S', sourceDir, '-B', buildDir, ...wanted.cmakeFlags]);
+  writeFileSync(buildStampPath, JSON.stringify(wanted, null, 2));
+  run('cmake', ['--build', buildDir, '--config', 'Release', '--target', 'whisper-cli', '--parallel', String(cores)]);
+
+  const built = join(buildDir, 'bin', 'whisper-cli');
+  if (!existsSync(built)) fail(`the build finished but ${relative(root, built)} is missing.`);
+  mkdirSync(binDir, { recursive: true });
+  // Copy then rename, so a running service never sees a half-written binary.
+  const partial = `${binaryPath}.partial`;
+  copyFileSync(built, partial);
+  renameSync(partial, binaryPath);
+  const buildSeconds = Math.round((Date.now() - started) / 1000);
+  writeFileSync(stampPath, `${JSON.stringify({ ...wanted, builtAt: new Date().toISOString(), buildSeconds }, null, 2)}\n`);
+  console.log(`build:native: built ${relative(root, binaryPath)} in ${buildSeconds} s`);
+}
+
+main();

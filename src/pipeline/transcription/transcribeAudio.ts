@@ -1,0 +1,126 @@
+import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, isAbsolute, join, relative } from 'node:path';
+import { packageRoot } from '../../infrastructure/packageRoot.js';
+import type { StageContext } from '../StageContext.js';
+import type { Transcription } from '../speechTypes.js';
+import { parseWhisperJson, whisperLanguage } from './parseWhisperJson.js';
+import { runWhisperCli, type WhisperCliOutcome } from './runWhisperCli.js';
+import { transcriptionFailures } from './transcriptionFailures.js';
+import { VadTimeMap } from './VadTimeMap.js';
+import { whisperCliArguments } from './whisperCliArguments.js';
+import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
+
+export interface TranscriptionInput {
+  /** The cleaned 16 kHz mono s16le WAV (`CleanedAudio.monoPath`). */
+  audioPath: string;
+  /** Its length in seconds (`CleanedAudio.durationSeconds`): word times are clamped to it, progress measured against it. */
+  durationSeconds: number;
+}
+
+export interface TranscriptionOptions {
+  /** whisper.cpp ggml model file (e.g. `ggml-base.en.bin`). Required. */
+  modelPath: string;
+  /** Silero VAD ggml model for whisper.cpp's `--vad`; used when the file exists. Defaults to none (no VAD). */
+  vadModelPath?: string;
+  /** CPU threads whisper.cpp uses; 0 = one per core. Defaults to `0`. */
+  threads?: number;
+  /** A whisper language code (`en`, `de`…), or `auto` to detect it. Defaults to `"auto"`. */
+  language?: string;
+  /** The whisper-cli binary. Defaults to `native/bin/whisper-cli` in the install folder (built by `npm run build:native`). */
+  whisperCliPath?: string;
+  /** Folder in which a private folder for whisper's output is made, and removed when done. Defaults to the OS temp folder. */
+  tempDir?: string;
+}
+
+/** Where `npm run build:native` (scripts/buildWhisper.mjs) puts whisper-cli. */
+export const defaultWhisperCliPath = join(packageRoot, 'native', 'bin', 'whisper-cli');
+
+/**
+ * The transcription stage: the cleaned audio → recognised words with times and confidence,
+ * by whisper.cpp's `whisper-cli` in a child process (so no worker thread: the model's memory
+ * and CPU are the child's). Words are sorted by start time; a recording without speech gives
+ * none.
+ *
+ * Fails with `unavailable` when whisper-cli is not built or the model is missing or unusable,
+ * `bad_input` when whisper cannot read the audio, a plain Error (internal) for the rest. Kills
+ * whisper-cli and throws the signal's reason on abort. Its output folder is always removed.
+ */
+export async function transcribeAudio(input: TranscriptionInput, options: TranscriptionOptions, context: StageContext): Promise<Transcription> {
+  context.signal.throwIfAborted();
+  const whisperCliPath = options.whisperCliPath ?? defaultWhisperCliPath;
+  if (!(await isExecutableFile(whisperCliPath))) throw transcriptionFailures.notBuilt();
+  if (!(await isFile(options.modelPath))) throw transcriptionFailures.modelMissing(displayName(options.modelPath));
+  const vadModelPath = options.vadModelPath !== undefined && (await isFile(options.vadModelPath)) ? options.vadModelPath : undefined;
+  const language = options.language ?? 'auto';
+
+  const outputDir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'whisper-'));
+  try {
+    const outputBase = join(outputDir, 'transcript');
+    const args = whisperCliArguments({
+      modelPath: options.modelPath,
+      audioPath: input.audioPath,
+      outputBase,
+      threads: options.threads || availableParallelism(),
+      language,
+      vadModelPath,
+    });
+    const outcome = await runWhisperCli(whisperCliPath, args, input.durationSeconds, context);
+    const output = await readFile(`${outputBase}.json`, 'utf8').catch(() => undefined);
+    const failure = failureOf(outcome, output !== undefined, { ...options, language, vadModelPath });
+    if (failure) throw failure;
+
+    const json = parseWhisperJson(output!);
+    const detected = whisperLanguage(json);
+    if (detected === undefined) throw new Error('whisper-cli reported no language');
+    const words = wordsFromWhisperJson(json, {
+      durationSeconds: input.durationSeconds,
+      vadTimeMap: VadTimeMap.fromWhisperLog(outcome.diagnosticLines),
+      language: detected,
+    });
+    context.reportProgress(1);
+    return { language: detected, words, provider: 'whisper.cpp', model: basename(options.modelPath) };
+  } finally {
+    await rm(outputDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Why whisper-cli failed, from its exit and the error lines it printed, or undefined when it
+ * succeeded. whisper-cli 1.9 exits 0 without output for an unknown language or an unreadable
+ * audio file, 3 when the model cannot be loaded, 10 when decoding failed (VAD model included).
+ */
+function failureOf(
+  outcome: WhisperCliOutcome,
+  wroteOutput: boolean,
+  options: TranscriptionOptions & { language: string; vadModelPath: string | undefined },
+): Error | undefined {
+  const printed = (pattern: RegExp) => outcome.diagnosticLines.some((line) => pattern.test(line));
+  // SIGKILL not sent by us is most likely the OOM killer; SIGABRT is a failed assertion in ggml,
+  // seen with a ggml file of another kind given as WHISPER_MODEL or VAD_MODEL.
+  if (outcome.signal === 'SIGKILL') return new Error('whisper-cli was killed (SIGKILL; out of memory?)');
+  if (outcome.signal) return new Error(`whisper-cli crashed (${outcome.signal}); if every call fails so, check the files WHISPER_MODEL and VAD_MODEL name`);
+  if (printed(/^error: unknown language/)) return transcriptionFailures.unknownLanguage(options.language);
+  if (printed(/^error: failed to initialize whisper context/)) return transcriptionFailures.modelUnusable(displayName(options.modelPath));
+  if (options.vadModelPath !== undefined && printed(/failed to (initialize|load) VAD/i)) {
+    return transcriptionFailures.vadModelUnusable(displayName(options.vadModelPath));
+  }
+  if (printed(/^error: failed to read audio file/)) return transcriptionFailures.unreadableAudio();
+  if (outcome.exitCode !== 0) return new Error(`whisper-cli failed with exit code ${outcome.exitCode}`);
+  if (!wroteOutput) return new Error('whisper-cli wrote no transcript');
+  return undefined;
+}
+
+/** A model path as an `errorReason` may show it: relative to the install folder when inside it, else only the file name. */
+function displayName(path: string): string {
+  const inside = relative(packageRoot, path);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : basename(path);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((stats) => stats.isFile(), () => false);
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  return (await isFile(path)) && access(path, constants.X_OK).then(() => true, () => false);
+}
