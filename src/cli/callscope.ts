@@ -1,10 +1,13 @@
 import { ConfigError } from '../config/loadConfig.js';
 import { UsageError, type CliCommand } from './CliCommand.js';
+import { diarizeCommand } from './commands/diarizeCommand.js';
 import { migrateCommand } from './commands/migrateCommand.js';
+import { processCommand } from './commands/processCommand.js';
 import { reprocessCommand } from './commands/reprocessCommand.js';
+import { transcribeCommand } from './commands/transcribeCommand.js';
 
 /** Every command, in the order help lists them. Later components add theirs here. */
-const commands: CliCommand[] = [migrateCommand, reprocessCommand];
+const commands: CliCommand[] = [migrateCommand, reprocessCommand, diarizeCommand, transcribeCommand, processCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((command) => command.usage.length));

@@ -1,4 +1,6 @@
 import { measureLevels, type LevelMeasurement, type MeasureLevelsInput } from '../../pipeline/cleanup/measureLevels.js';
+import { diarizeRecording, type DiarizeRecordingInput } from '../../pipeline/diarization/diarizeRecording.js';
+import type { Diarization } from '../../pipeline/speechTypes.js';
 
 /**
  * The CPU-heavy tasks a stage may hand to the worker pool (`StageContext.runInWorker`):
@@ -7,6 +9,7 @@ import { measureLevels, type LevelMeasurement, type MeasureLevelsInput } from '.
  */
 export interface WorkerTasks {
   measureLevels: { input: MeasureLevelsInput; output: LevelMeasurement };
+  diarize: { input: DiarizeRecordingInput; output: Diarization };
 }
 
 export type WorkerTaskName = keyof WorkerTasks;
@@ -14,4 +17,7 @@ export type WorkerTaskName = keyof WorkerTasks;
 /** What a worker thread runs for each task; imported by the worker, never by the main thread's stages. */
 export const workerTaskImplementations: {
   [Name in WorkerTaskName]: (input: WorkerTasks[Name]['input']) => Promise<WorkerTasks[Name]['output']>;
-} = { measureLevels };
+} = {
+  measureLevels,
+  diarize: (input) => diarizeRecording(input),
+};

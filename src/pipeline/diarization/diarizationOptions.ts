@@ -1,0 +1,35 @@
+/** The tunable thresholds of the diarization pipeline (see the README's diarization section for how they were chosen). */
+export interface DiarizationOptions {
+  /** Seconds between the starts of consecutive 10 s segmentation windows. Defaults to `2.5`. */
+  stepSeconds?: number;
+  /** Windows per segmentation model run. Defaults to `8`. */
+  batchSize?: number;
+  /** Window linking: least agreement (fuzzy Jaccard, 0..1) over the shared frames for a local speaker to continue a call-level speaker. Defaults to `0.3`. */
+  minLinkAgreement?: number;
+  /** Window linking: an unlinked local speaker must be active this long in its window to start a new speaker, seconds. Defaults to `0.5`. */
+  minNewSpeakerSeconds?: number;
+  /** Embedding clustering: distance (Euclidean between unit-length embeddings, centroid linkage) below which clusters merge. Defaults to `0.7045` (pyannote 3.1 with WeSpeaker ResNet34). */
+  clusteringThreshold?: number;
+  /** Embedding clustering: a (window, local speaker) embedding is computed from at least this much speech, seconds. Defaults to `0.5`. */
+  minEmbeddingSeconds?: number;
+  /** Pauses of a speaker up to this long are bridged into one turn, seconds. Defaults to `0.25`. */
+  maxGapSeconds?: number;
+  /** Turns shorter than this are dropped, seconds. Defaults to `0.25`. */
+  minTurnSeconds?: number;
+  /**
+   * The number of speakers when known (`--speakers N`): embedding clustering cuts its dendrogram at
+   * N clusters; window linking folds the speakers beyond N into the N with most speech. Defaults to unknown.
+   */
+  speakerCount?: number;
+}
+
+export const defaultDiarizationOptions: Required<Omit<DiarizationOptions, 'speakerCount'>> = {
+  stepSeconds: 2.5,
+  batchSize: 8,
+  minLinkAgreement: 0.3,
+  minNewSpeakerSeconds: 0.5,
+  clusteringThreshold: 0.7045654963945799,
+  minEmbeddingSeconds: 0.5,
+  maxGapSeconds: 0.25,
+  minTurnSeconds: 0.25,
+};

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
+import type { CleanedAudio } from '../cleanup/cleanAudio.js';
+import type { Diarization } from '../speechTypes.js';
+import type { StageContext } from '../StageContext.js';
+import { StageFailure } from '../StageFailure.js';
+import type { DiarizationOptions } from './diarizationOptions.js';
+
+export interface DiarizeAudioOptions extends DiarizationOptions {
+  /** The segmentation model as configured (`SEGMENTATION_MODEL`): absolute, or relative to the install folder. */
+  segmentationModel: string;
+  /** The speaker-embedding model as configured (`EMBEDDING_MODEL`); when the file is missing, speakers are linked across windows instead. */
+  embeddingModel?: string;
+  /**
+   * Without an embedding model, the most speakers reported when no `speakerCount` is given:
+   * window linking cannot recognise a speaker who was silent for longer than two windows
+   * overlap (7.5 s) and would report them again under a new id, so extra ids are folded.
+   * Phone calls are two-party; install an embedding model to tell more speakers apart.
+   * Defaults to `2`.
+   */
+  maxSpeakersWithoutEmbeddings?: number;
+}
+
+/**
+ * Real-time factor assumed for the progress estimate (the worker reports nothing until it is
+ * done): measured 45–60× on 2 cores for the window-linking path, so 30× errs on the slow side.
+ */
+const ASSUMED_SPEED = 30;
+/** How often the estimate is reported, which also tells the stale-job sweep the stage is alive, ms. */
+const PROGRESS_INTERVAL_MS = 2000;
+
+/**
+ * The diarization stage: who spoke when in the cleaned audio. The work runs on a worker
+ * thread (`diarize` task); this checks the models, and reports an estimated progress while it
+ * waits. A missing segmentation model fails as `unavailable`; a missing embedding model only
+ * selects the embedding-free path.
+ */
+export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioOptions, context: StageContext): Promise<Diarization> {
+  const { segmentationModel, embeddingModel, maxSpeakersWithoutEmbeddings = 2, ...diarizationOptions } = options;
+  const segmentationModelPath = resolveModelPath(segmentationModel);
+  if (!existsSync(segmentationModelPath)) {
+    throw new StageFailure('unavailable', `The speaker segmentation model ${basename(segmentationModel)} is not installed; set SEGMENTATION_MODEL to the pyannote segmentation-3.0 ONNX file`);
+  }
+  const configuredEmbeddingPath = embeddingModel === undefined ? undefined : resolveModelPath(embeddingModel);
+  const embeddingModelPath = configuredEmbeddingPath !== undefined && existsSync(configuredEmbeddingPath) ? configuredEmbeddingPath : undefined;
+  context.signal.throwIfAborted();
+  context.reportProgress(0);
+
+  const started = Date.now();
+  const expectedMs = Math.max(1000, (cleaned.durationSeconds / ASSUMED_SPEED) * 1000);
+  const timer = setInterval(() => context.reportProgress(Math.min(0.95, (Date.now() - started) / expectedMs)), PROGRESS_INTERVAL_MS);
+  try {
+    const result = await context.runInWorker('diarize', {
+      monoPath: cleaned.monoPath,
+      stereoPath: cleaned.stereoPath,
+      channelActiveFractions: cleaned.levels.channelActiveFractions,
+      segmentationModelPath,
+      embeddingModelPath,
+      options: {
+        ...diarizationOptions,
+        ...(diarizationOptions.speakerCount === undefined && embeddingModelPath === undefined ? { speakerCount: maxSpeakersWithoutEmbeddings } : {}),
+      },
+    });
+    context.signal.throwIfAborted();
+    context.reportProgress(1);
+    return result;
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,146 @@
+import type { Diarization, SpeakerTurn } from '../speechTypes.js';
+import { defaultDiarizationOptions, type DiarizationOptions } from './diarizationOptions.js';
+import { readWavBlocks, readWavInfo } from './inference/readWavBlocks.js';
+import { segmentWindows } from './inference/segmentWindows.js';
+import { loadEmbeddingModel } from './models/EmbeddingModel.js';
+import { loadSegmentationModel, segmentationGeometry } from './models/SegmentationModel.js';
+import { clusterSpeakersByEmbeddings } from './speakers/clusterSpeakersByEmbeddings.js';
+import { diarizeByChannel } from './speakers/diarizeByChannel.js';
+import { foldExtraSpeakers } from './speakers/foldExtraSpeakers.js';
+import { linkSpeakersAcrossWindows } from './speakers/linkSpeakersAcrossWindows.js';
+import type { SpeakerRun } from './speakers/TurnBuilder.js';
+
+// Runs on a worker thread (the `diarize` task of infrastructure/workers/workerTasks.ts).
+
+export interface DiarizeRecordingInput {
+  /** 16 kHz mono 16-bit WAV: clean-up's `cleaned.wav`. */
+  monoPath: string;
+  /** Clean-up's `stereo.wav` when the source had 2+ channels. */
+  stereoPath?: string;
+  /** Share of active frames per channel of `stereoPath` (clean-up's `levels.channelActiveFractions`). */
+  channelActiveFractions?: number[];
+  /** Absolute path of the pyannote segmentation-3.0 ONNX model. */
+  segmentationModelPath: string;
+  /** Absolute path of a speaker-embedding ONNX model; without one, speakers are linked across windows. */
+  embeddingModelPath?: string;
+  options?: DiarizationOptions;
+}
+
+/** The pipeline's stages, reported to the hook as each ends. */
+export type DiarizationStage = 'channels' | 'segmentation' | 'embeddings' | 'speakers';
+
+/** Told after each stage, with a short plain-data detail (counts, shares): for timing and logs. */
+export type DiarizationHook = (stage: DiarizationStage, detail: Record<string, number | string | boolean>) => void;
+
+/**
+ * A channel must be active (above -45 dBFS) in at least this share of 30 ms frames for a stereo
+ * file to be considered for per-channel diarization: 2 % is 36 s of a 30-minute call.
+ */
+export const MIN_CHANNEL_ACTIVE_FRACTION = 0.02;
+
+/**
+ * Who spoke when. Stage order, as pyannote's pipeline: (1) a stereo file whose channels carry
+ * different parties is diarized by channel and nothing else runs; otherwise (2) sliding-window
+ * segmentation of the mono file, then (3a) with an embedding model, embeddings per (window,
+ * local speaker) clustered into call-level speakers, or (3b) without one, local speakers linked
+ * across overlapping windows; then aggregation over the windows, and turns.
+ */
+export async function diarizeRecording(input: DiarizeRecordingInput, hook: DiarizationHook = () => undefined): Promise<Diarization> {
+  const options = { ...defaultDiarizationOptions, ...input.options };
+  const turnOptions = { maxGapSeconds: options.maxGapSeconds, minTurnSeconds: options.minTurnSeconds };
+
+  const fractions = input.channelActiveFractions ?? [];
+  if (input.stereoPath && fractions.length >= 2 && fractions.slice(0, 2).every((fraction) => fraction >= MIN_CHANNEL_ACTIVE_FRACTION)) {
+    const channels = await diarizeByChannel(input.stereoPath, turnOptions);
+    hook('channels', { separated: channels.separated, oneSidedShare: channels.oneSidedShare });
+    if (channels.separated) {
+      // Left is SPEAKER_00 and right SPEAKER_01 whoever speaks first, as the stereo convention says.
+      return diarization(channels.runs, 'channel', 'callscope', 'stereo-channels', (speaker) => speaker);
+    }
+  }
+
+  const { sampleRate, channelCount, totalSamples } = await readWavInfo(input.monoPath);
+  if (sampleRate !== segmentationGeometry.sampleRate || channelCount !== 1) {
+    throw new Error(`diarization needs 16 kHz mono audio, got ${sampleRate} Hz × ${channelCount} channels`);
+  }
+  const segmentation = await loadSegmentationModel(input.segmentationModelPath);
+  const embedding = input.embeddingModelPath ? await loadEmbeddingModel(input.embeddingModelPath) : undefined;
+  let segmented = 0;
+  const windows = (async function* countWindows() {
+    for await (const window of segmentWindows(segmentation, monoBlocks(input.monoPath), options)) {
+      segmented += 1;
+      yield window;
+    }
+    hook('segmentation', { windows: segmented, stepSeconds: options.stepSeconds });
+  })();
+
+  let runs: SpeakerRun[];
+  if (embedding) {
+    runs = await clusterSpeakersByEmbeddings(embedding, windows, totalSamples, {
+      ...turnOptions,
+      clusteringThreshold: options.clusteringThreshold,
+      minEmbeddingSeconds: options.minEmbeddingSeconds,
+      speakerCount: options.speakerCount,
+    }, (embeddings) => hook('embeddings', { embeddings }));
+  } else {
+    runs = await linkSpeakersAcrossWindows(windows, totalSamples, {
+      ...turnOptions,
+      minLinkAgreement: options.minLinkAgreement,
+      minNewSpeakerSeconds: options.minNewSpeakerSeconds,
+    });
+    if (options.speakerCount !== undefined) runs = mergeTouchingRuns(foldExtraSpeakers(runs, options.speakerCount), options.maxGapSeconds);
+  }
+  const result = embedding
+    ? diarization(runs, 'embedding-clustering', 'pyannote-onnx', `${segmentation.fileName} + ${embedding.fileName}`)
+    : diarization(runs, 'window-linking', 'pyannote-onnx', segmentation.fileName);
+  hook('speakers', { speakers: result.speakerCount, turns: result.turns.length });
+  return result;
+}
+
+async function* monoBlocks(path: string): AsyncGenerator<Float32Array> {
+  for await (const block of readWavBlocks(path)) yield block.channels[0]!;
+}
+
+/**
+ * The output type: `SPEAKER_00`, `SPEAKER_01`, … by order of first appearance (or by the
+ * given numbering), turns sorted by start.
+ */
+function diarization(
+  runs: readonly SpeakerRun[],
+  method: Diarization['method'],
+  provider: string,
+  model: string,
+  number?: (speaker: number) => number,
+): Diarization {
+  const sorted = [...runs].sort((a, b) => a.startSeconds - b.startSeconds || a.speaker - b.speaker);
+  const order = new Map<number, number>();
+  for (const run of sorted) if (!order.has(run.speaker)) order.set(run.speaker, number ? number(run.speaker) : order.size);
+  const turns: SpeakerTurn[] = sorted.map((run) => ({
+    speaker: `SPEAKER_${String(order.get(run.speaker)!).padStart(2, '0')}`,
+    startSeconds: round(run.startSeconds),
+    endSeconds: round(run.endSeconds),
+  }));
+  return { turns, speakerCount: order.size, method, provider, model };
+}
+
+/** Joins a speaker's runs that overlap or lie at most `maxGapSeconds` apart (after speakers were folded together). */
+function mergeTouchingRuns(runs: readonly SpeakerRun[], maxGapSeconds: number): SpeakerRun[] {
+  const merged: SpeakerRun[] = [];
+  const last = new Map<number, SpeakerRun>();
+  for (const run of [...runs].sort((a, b) => a.startSeconds - b.startSeconds)) {
+    const previous = last.get(run.speaker);
+    if (previous && run.startSeconds - previous.endSeconds <= maxGapSeconds) {
+      previous.endSeconds = Math.max(previous.endSeconds, run.endSeconds);
+      continue;
+    }
+    const copy = { ...run };
+    merged.push(copy);
+    last.set(run.speaker, copy);
+  }
+  return merged;
+}
+
+/** Milliseconds are plenty (frames are 17 or 20 ms). */
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

@@ -1,0 +1,117 @@
+import type { SpeakerTurn } from '../../speechTypes.js';
+import { maximizeAssignment } from '../maximizeAssignment.js';
+
+/** Diarization error of a hypothesis against a reference, in seconds and as shares of the reference's speech. */
+export interface DiarizationScore {
+  /** Total reference speech, seconds: each speaker's speech counted, so overlapped speech counts twice. */
+  referenceSeconds: number;
+  /** Reference speech with fewer hypothesis speakers than reference speakers, seconds. */
+  missedSeconds: number;
+  /** Hypothesis speech beyond the reference's speakers, seconds. */
+  falseAlarmSeconds: number;
+  /** Speech given to the wrong speaker under the best one-to-one speaker mapping, seconds. */
+  confusionSeconds: number;
+  /** The three above as shares of `referenceSeconds`, and their sum (the DER). */
+  missed: number;
+  falseAlarm: number;
+  confusion: number;
+  diarizationErrorRate: number;
+  /** Hypothesis speaker → the reference speaker it was mapped to (unmapped ones are absent). */
+  mapping: Record<string, string>;
+}
+
+/**
+ * Diarization error rate as NIST md-eval and pyannote.metrics compute it, with no collar and
+ * overlapped speech scored: for each stretch of time with R reference and H hypothesis
+ * speakers of which C are correctly mapped, missed = max(0, R − H), false alarm =
+ * max(0, H − R), confusion = min(R, H) − C, each times the stretch's length. The speaker
+ * mapping is the one-to-one mapping that maximises the matched time (Hungarian), which is
+ * the one that minimises the DER.
+ */
+export function scoreDiarization(reference: readonly SpeakerTurn[], hypothesis: readonly SpeakerTurn[]): DiarizationScore {
+  const referenceSpeakers = speakersOf(reference);
+  const hypothesisSpeakers = speakersOf(hypothesis);
+  const events = [
+    ...speakerEvents(reference, referenceSpeakers, 'reference'),
+    ...speakerEvents(hypothesis, hypothesisSpeakers, 'hypothesis'),
+  ].sort((a, b) => a.time - b.time);
+
+  // Each speaker's turns may overlap each other (a split turn); a speaker is active while its depth is > 0.
+  const referenceDepth = new Array<number>(referenceSpeakers.length).fill(0);
+  const hypothesisDepth = new Array<number>(hypothesisSpeakers.length).fill(0);
+  // shape: (referenceSpeakers, hypothesisSpeakers), seconds both are active
+  const together = referenceSpeakers.map(() => new Array<number>(hypothesisSpeakers.length).fill(0));
+  let referenceSeconds = 0;
+  let missedSeconds = 0;
+  let falseAlarmSeconds = 0;
+  let matchableSeconds = 0;
+
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
+    (event.side === 'reference' ? referenceDepth : hypothesisDepth)[event.speaker]! += event.delta;
+    const next = events[index + 1];
+    const seconds = next ? next.time - event.time : 0;
+    if (seconds <= 0) continue;
+    const activeReference = activeIndexes(referenceDepth);
+    const activeHypothesis = activeIndexes(hypothesisDepth);
+    referenceSeconds += activeReference.length * seconds;
+    missedSeconds += Math.max(0, activeReference.length - activeHypothesis.length) * seconds;
+    falseAlarmSeconds += Math.max(0, activeHypothesis.length - activeReference.length) * seconds;
+    matchableSeconds += Math.min(activeReference.length, activeHypothesis.length) * seconds;
+    for (const referenceSpeaker of activeReference) {
+      for (const hypothesisSpeaker of activeHypothesis) together[referenceSpeaker]![hypothesisSpeaker]! += seconds;
+    }
+  }
+
+  const mappedHypothesis = maximizeAssignment(together);
+  const mapping: Record<string, string> = {};
+  let correctSeconds = 0;
+  mappedHypothesis.forEach((hypothesisSpeaker, referenceSpeaker) => {
+    if (hypothesisSpeaker < 0) return;
+    const seconds = together[referenceSpeaker]![hypothesisSpeaker]!;
+    correctSeconds += seconds;
+    if (seconds > 0) mapping[hypothesisSpeakers[hypothesisSpeaker]!] = referenceSpeakers[referenceSpeaker]!;
+  });
+  const confusionSeconds = Math.max(0, matchableSeconds - correctSeconds);
+  const share = (seconds: number) => (referenceSeconds > 0 ? seconds / referenceSeconds : seconds > 0 ? Infinity : 0);
+  return {
+    referenceSeconds,
+    missedSeconds,
+    falseAlarmSeconds,
+    confusionSeconds,
+    missed: share(missedSeconds),
+    falseAlarm: share(falseAlarmSeconds),
+    confusion: share(confusionSeconds),
+    diarizationErrorRate: share(missedSeconds + falseAlarmSeconds + confusionSeconds),
+    mapping,
+  };
+}
+
+function speakersOf(turns: readonly SpeakerTurn[]): string[] {
+  return [...new Set(turns.map((turn) => turn.speaker))].sort();
+}
+
+interface SpeakerEvent {
+  time: number;
+  side: 'reference' | 'hypothesis';
+  speaker: number;
+  delta: 1 | -1;
+}
+
+function speakerEvents(turns: readonly SpeakerTurn[], speakers: string[], side: SpeakerEvent['side']): SpeakerEvent[] {
+  return turns
+    .filter((turn) => turn.endSeconds > turn.startSeconds)
+    .flatMap((turn) => {
+      const speaker = speakers.indexOf(turn.speaker);
+      return [
+        { time: turn.startSeconds, side, speaker, delta: 1 as const },
+        { time: turn.endSeconds, side, speaker, delta: -1 as const },
+      ];
+    });
+}
+
+function activeIndexes(depths: number[]): number[] {
+  const active: number[] = [];
+  depths.forEach((depth, index) => { if (depth > 0) active.push(index); });
+  return active;
+}

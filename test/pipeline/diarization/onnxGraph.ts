@@ -1,0 +1,123 @@
+/**
+ * Writes small ONNX models for tests: a hand-written protobuf encoder for the few ModelProto
+ * fields a float graph needs (onnxruntime-node can run models but not build them; the npm
+ * package `onnx-proto` would add protobufjs 6 for ~60 lines of encoding).
+ * Field numbers from onnx/onnx.proto3.
+ */
+
+export type Dimension = number | string;
+
+export interface OnnxTensorSpec {
+  name: string;
+  /** Numbers are fixed sizes, strings symbolic ones (`'batch'`). */
+  shape: Dimension[];
+}
+
+export interface OnnxNodeSpec {
+  opType: string;
+  inputs: string[];
+  outputs: string[];
+  /** Integer and integer-list attributes (e.g. `{ axes: [1], keepdims: 0 }`). */
+  attributes?: Record<string, number | number[]>;
+}
+
+export interface OnnxInitializerSpec {
+  name: string;
+  dims: number[];
+  values: Float32Array;
+}
+
+export interface OnnxModelSpec {
+  inputs: OnnxTensorSpec[];
+  outputs: OnnxTensorSpec[];
+  nodes: OnnxNodeSpec[];
+  initializers?: OnnxInitializerSpec[];
+  /** Defaults to 17 (ReduceMean still takes `axes` as an attribute). */
+  opset?: number;
+}
+
+const FLOAT = 1;
+const ATTRIBUTE_INT = 2;
+const ATTRIBUTE_INTS = 7;
+
+/** The bytes of an ONNX model of float32 tensors, ready for `InferenceSession.create(bytes)` or a file. */
+export function onnxModel(spec: OnnxModelSpec): Uint8Array {
+  const graph = [
+    ...spec.nodes.map((node, index) => message(1, nodeProto(node, index))),
+    string(2, 'test-graph'),
+    ...(spec.initializers ?? []).map((initializer) => message(5, tensorProto(initializer))),
+    ...spec.inputs.map((input) => message(11, valueInfo(input))),
+    ...spec.outputs.map((output) => message(12, valueInfo(output))),
+  ];
+  return concat([
+    varintField(1, 8),
+    string(2, 'callscope-tests'),
+    message(7, concat(graph)),
+    message(8, concat([string(1, ''), varintField(2, spec.opset ?? 17)])),
+  ]);
+}
+
+function nodeProto(node: OnnxNodeSpec, index: number): Uint8Array {
+  return concat([
+    ...node.inputs.map((input) => string(1, input)),
+    ...node.outputs.map((output) => string(2, output)),
+    string(3, `${node.opType.toLowerCase()}_${index}`),
+    string(4, node.opType),
+    ...Object.entries(node.attributes ?? {}).map(([name, value]) => message(5, Array.isArray(value)
+      ? concat([string(1, name), ...value.map((item) => varintField(8, item)), varintField(20, ATTRIBUTE_INTS)])
+      : concat([string(1, name), varintField(3, value), varintField(20, ATTRIBUTE_INT)]))),
+  ]);
+}
+
+function tensorProto(initializer: OnnxInitializerSpec): Uint8Array {
+  const raw = new Uint8Array(initializer.values.buffer, initializer.values.byteOffset, initializer.values.byteLength);
+  return concat([
+    ...initializer.dims.map((dim) => varintField(1, dim)),
+    varintField(2, FLOAT),
+    string(8, initializer.name),
+    bytes(9, raw),
+  ]);
+}
+
+function valueInfo(tensor: OnnxTensorSpec): Uint8Array {
+  const dims = tensor.shape.map((dim) => message(1, typeof dim === 'number' ? varintField(1, dim) : string(2, dim)));
+  const tensorType = concat([varintField(1, FLOAT), message(2, concat(dims))]);
+  return concat([string(1, tensor.name), message(2, message(1, tensorType))]);
+}
+
+function varint(value: number): number[] {
+  const out: number[] = [];
+  let rest = BigInt.asUintN(64, BigInt(value));
+  do {
+    const low = Number(rest & 0x7fn);
+    rest >>= 7n;
+    out.push(rest > 0n ? low | 0x80 : low);
+  } while (rest > 0n);
+  return out;
+}
+
+function varintField(field: number, value: number): Uint8Array {
+  return Uint8Array.from([...varint(field << 3), ...varint(value)]);
+}
+
+function bytes(field: number, payload: Uint8Array): Uint8Array {
+  return concat([Uint8Array.from([...varint((field << 3) | 2), ...varint(payload.length)]), payload]);
+}
+
+function string(field: number, text: string): Uint8Array {
+  return bytes(field, new TextEncoder().encode(text));
+}
+
+function message(field: number, payload: Uint8Array): Uint8Array {
+  return bytes(field, payload);
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { clusterEmbeddings } from '../../../../src/pipeline/diarization/speakers/clusterEmbeddings.js';
+
+/** `count` noisy copies of each centre, interleaved (centre 0, 1, 2, 0, 1, 2, …). */
+function samples(centres: number[][], count: number, noise: number, seed = 5): Float32Array[] {
+  let state = seed;
+  const random = () => (state = (state * 16807) % 2147483647) / 2147483647 - 0.5;
+  return Array.from({ length: count * centres.length }, (_, index) => Float32Array.from(centres[index % centres.length]!, (value) => value + random() * noise));
+}
+
+const threeVoices = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]];
+
+describe('clusterEmbeddings (centroid linkage over unit-length embeddings)', () => {
+  it('finds well-separated voices with the threshold, numbering clusters by first appearance', () => {
+    const { labels, centroids } = clusterEmbeddings(samples(threeVoices, 10, 0.3), { threshold: 0.7 });
+    expect(labels.slice(0, 6)).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(new Set(labels).size).toBe(3);
+    expect(centroids).toHaveLength(3);
+  });
+
+  it('merges everything under a threshold above the voices\' distance (√2 between orthogonal unit vectors)', () => {
+    expect(new Set(clusterEmbeddings(samples(threeVoices, 10, 0.3), { threshold: 1.6 }).labels).size).toBe(1);
+  });
+
+  it('cuts the dendrogram at the given number of speakers, whatever the threshold', () => {
+    const embeddings = samples(threeVoices, 10, 0.3);
+    expect(new Set(clusterEmbeddings(embeddings, { threshold: 0.7, speakerCount: 2 }).labels).size).toBe(2);
+    expect(new Set(clusterEmbeddings(embeddings, { threshold: 1.6, speakerCount: 3 }).labels).size).toBe(3);
+  });
+
+  it('folds clusters smaller than the minimum size into the most similar large one', () => {
+    // 20 of voice 0, 20 of voice 1, one stray near voice 1.
+    const embeddings = [...samples(threeVoices.slice(0, 2), 20, 0.2), Float32Array.from([0.3, 1, 0.6, 0])];
+    const { labels } = clusterEmbeddings(embeddings, { threshold: 0.5, minClusterSize: 5 });
+    expect(new Set(labels).size).toBe(2);
+    expect(labels.at(-1)).toBe(labels[1]);
+  });
+
+  it('bounds memory for long calls: pre-clustering blocks gives the same voices', () => {
+    const embeddings = samples(threeVoices, 100, 0.3);
+    const whole = clusterEmbeddings(embeddings, { threshold: 0.7 }).labels;
+    const blocked = clusterEmbeddings(embeddings, { threshold: 0.7, maxItems: 64 }).labels;
+    expect(new Set(blocked).size).toBe(3);
+    expect(blocked).toEqual(whole);
+  });
+
+  it('handles no embeddings and a single one', () => {
+    expect(clusterEmbeddings([], { threshold: 0.7 })).toEqual({ labels: [], centroids: [] });
+    expect(clusterEmbeddings([Float32Array.from([1, 2])], { threshold: 0.7 }).labels).toEqual([0]);
+  });
+});
