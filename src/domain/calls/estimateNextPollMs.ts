@@ -3,6 +3,11 @@ import type { CallStatus } from './callTypes.js';
 /** The spec's bounds for the hint, milliseconds. */
 export const minPollMs = 1000;
 export const maxPollMs = 60_000;
+/**
+ * Longest hint while a polled call is in flight: its status can change at any moment (a short
+ * call finishes in seconds), so clients poll at the spec's suggested 3-5 s cadence, ms.
+ */
+export const inFlightMaxPollMs = 5000;
 
 export interface PolledCall {
   status: CallStatus;
@@ -28,7 +33,8 @@ export interface QueueState {
  * A queued call starts after the calls ahead of it and those in flight drain through
  * `concurrency` slots; a call in flight changes status within the rest of a typical call
  * (by its recorded progress).
- * The hint is half the expected wait, so a status change is seen with at most that delay.
+ * The hint is half the expected wait, so a status change is seen with at most that delay, and
+ * at most {@link inFlightMaxPollMs} while any polled call is in flight.
  */
 export function estimateNextPollMs(polled: readonly PolledCall[], queue: QueueState): number | undefined {
   let soonestChangeMs = Number.POSITIVE_INFINITY;
@@ -42,5 +48,6 @@ export function estimateNextPollMs(polled: readonly PolledCall[], queue: QueueSt
     soonestChangeMs = Math.min(soonestChangeMs, changeMs);
   }
   if (soonestChangeMs === Number.POSITIVE_INFINITY) return undefined;
-  return Math.round(Math.min(maxPollMs, Math.max(minPollMs, soonestChangeMs / 2)));
+  const anyInFlight = polled.some((call) => call.status === 'TRANSCRIBING' || call.status === 'ANALYZING');
+  return Math.round(Math.min(anyInFlight ? inFlightMaxPollMs : maxPollMs, Math.max(minPollMs, soonestChangeMs / 2)));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { estimateNextPollMs, maxPollMs, minPollMs, type QueueState } from '../../../src/domain/calls/estimateNextPollMs.js';
+import { estimateNextPollMs, inFlightMaxPollMs, maxPollMs, minPollMs, type QueueState } from '../../../src/domain/calls/estimateNextPollMs.js';
 
 /** One worker, idle, a minute per call. */
 const idle: QueueState = { concurrency: 1, inFlight: 0, typicalCallMs: 60_000 };
@@ -13,18 +13,18 @@ describe('estimateNextPollMs', () => {
     expect(estimateNextPollMs([], idle)).toBeUndefined();
   });
 
-  test.each(['TRANSCRIBING', 'ANALYZING'] as const)('for a call %s is a quarter of a typical call', (status) => {
-    expect(estimateNextPollMs([{ status, queuedAhead: Number.MAX_SAFE_INTEGER }], idle)).toBe(15_000);
+  test.each(['TRANSCRIBING', 'ANALYZING'] as const)('for a call %s is a quarter of a typical call, at most the 5 s cadence', (status) => {
+    expect(estimateNextPollMs([{ status, queuedAhead: Number.MAX_SAFE_INTEGER }], { ...idle, typicalCallMs: 16_000 })).toBe(4000);
+    expect(estimateNextPollMs([{ status, queuedAhead: Number.MAX_SAFE_INTEGER }], idle)).toBe(inFlightMaxPollMs);
   });
 
   test('for a call next in an idle queue is the minimum, since it starts at once', () => {
     expect(estimateNextPollMs([{ status: 'QUEUED', queuedAhead: 0 }], idle)).toBe(minPollMs);
   });
 
-  test('for a call next in line behind a busy worker is that of the running call, whose end starts it', () => {
-    const busy = { ...idle, inFlight: 1 };
-    const running = estimateNextPollMs([{ status: 'TRANSCRIBING', queuedAhead: Number.MAX_SAFE_INTEGER }], busy);
-    expect(estimateNextPollMs([{ status: 'QUEUED', queuedAhead: 0 }], busy)).toBe(running);
+  test('for a call next in line behind a busy worker is half the rest of the running call, whose end starts it', () => {
+    // The running call is about halfway: 30 s left, hint half of it.
+    expect(estimateNextPollMs([{ status: 'QUEUED', queuedAhead: 0 }], { ...idle, inFlight: 1 })).toBe(15_000);
   });
 
   test('for a call second in line behind a busy worker adds one typical call', () => {
@@ -49,7 +49,7 @@ describe('estimateNextPollMs', () => {
       { status: 'ANALYZING' as const, queuedAhead: Number.MAX_SAFE_INTEGER },
       { status: 'COMPLETED' as const, queuedAhead: 0 },
     ];
-    expect(estimateNextPollMs(polled, { ...idle, inFlight: 1 })).toBe(15_000);
+    expect(estimateNextPollMs(polled, { ...idle, inFlight: 1 })).toBe(inFlightMaxPollMs);
   });
 
   test('is never below the minimum, even for very fast processing', () => {
