@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { threadResources } from '../infrastructure/workers/WorkerResources.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
 import { LocalPipelineRun } from './LocalPipelineRun.js';
 
@@ -38,5 +39,7 @@ export async function runLocally(name: string, work: (run: LocalPipelineRun, wor
   } finally {
     process.removeListener('SIGINT', interrupt);
     await rm(workDir, { recursive: true, force: true });
+    // Worker tasks ran on this thread, so models they loaded live in its resources.
+    await threadResources.disposeAll();
   }
 }
