@@ -1,0 +1,256 @@
+import type { CallMetadata } from '../../domain/calls/callTypes.js';
+import {
+  labelSources, speakerConfidences,
+  type Segment, type Speaker, type SpeakerResolution, type Transcript,
+} from '../../domain/transcripts/transcriptSchema.js';
+import { cleanTextOf } from '../normalization/buildTranscript.js';
+import { createNameMatcher, type NameMatcher, type Party } from './createNameMatcher.js';
+import { findGreetings } from './greetingPatterns.js';
+
+type Confidence = (typeof speakerConfidences)[number];
+type LabelSource = (typeof labelSources)[number];
+
+export type VoiceMatchStatus = 'DISABLED' | 'MATCHED' | 'NO_MATCH' | 'AMBIGUOUS' | 'FAILED';
+
+export interface VoiceMatchOutcome {
+  status: VoiceMatchStatus;
+  /** The best-scoring speaker (`spk_N`); for `MATCHED`, the user. */
+  speakerId?: string;
+  /** That speaker's score in [0, 1]. */
+  score?: number;
+  /** How sure a `MATCHED` outcome is. Defaults to `"MEDIUM"`. */
+  confidence?: 'HIGH' | 'MEDIUM';
+}
+
+export interface SpeakerResolutionInput {
+  /** The user's name from the profile. Unset: the user's speaker keeps its "Speaker N" label. */
+  userDisplayName?: string;
+  /** The upload metadata: `contactName`, `phoneNumber` and `direction` are used. */
+  metadata: CallMetadata;
+  /** The channel the user's side was recorded on; left is `SPEAKER_00`, right `SPEAKER_01`. */
+  stereoUserChannel?: 'left' | 'right';
+  /** The voice-match outcome. Defaults to `{ status: "DISABLED" }`. */
+  voiceMatch?: VoiceMatchOutcome;
+}
+
+interface Assignment {
+  role: Party;
+  confidence: Confidence;
+  labelSource: LabelSource;
+}
+
+/** Greetings count only at the start: a speaker's first 3 segments, or any segment starting in the first 30 s. */
+export const greetingWindow = { segmentsPerSpeaker: 3, seconds: 30 } as const;
+
+const channelSpeakers = { left: 'SPEAKER_00', right: 'SPEAKER_01' } as const;
+const otherRole = (role: Party): Party => (role === 'USER' ? 'CONTACT' : 'USER');
+
+/**
+ * Names the speakers of a transcript from the evidence, in the specification's order; the first
+ * layer that decides wins, and later layers only fill what is still open:
+ *
+ * 1. Voice match: `MATCHED` makes its speaker USER (VOICE_EMBEDDING, the match's confidence and
+ *    score). `AMBIGUOUS`, `NO_MATCH`, `FAILED` and `DISABLED` assign nothing.
+ * 2. Greeting (HIGH, GREETING_MATCH), in the {@link greetingWindow}: a self-introduction ("this is
+ *    Diane") names the speaker, an address ("hello Sheila") the other one of two. Claims that
+ *    contradict each other are dropped. The only layer for a third or later speaker.
+ * 3. Mention asymmetry (two speakers, MEDIUM, NAME_MENTION): who says the other party's name is
+ *    the other party. When both speakers mention both names: AMBIGUOUS, nothing assigned, a warning.
+ * 4. By elimination (MEDIUM): one of two resolved, the other takes the remaining role.
+ * 5. Stereo channel (MEDIUM, POSITIONAL_FALLBACK): the speaker on the user's channel is USER.
+ * 6. Direction tiebreaker (LOW, POSITIONAL_FALLBACK, `usedDirection`): on an OUTGOING call the
+ *    first speaker is the one answering, the CONTACT; on an INCOMING call the first speaker is
+ *    the user answering. A one-speaker OUTGOING call is the user (a message left, one side
+ *    recorded); a one-speaker INCOMING call stays UNKNOWN.
+ * 7. Positional fallback (two speakers, LOW): the first speaker is USER, the second CONTACT.
+ * 8. Labels: the USER is labelled `userDisplayName`, the CONTACT `metadata.contactName`, or when
+ *    that is missing "Contact …4567" from the last four digits of the phone number (PHONE_FALLBACK;
+ *    only for numbers longer than four digits, so the whole number is never shown). A speaker
+ *    without a role, or a role without a name, keeps "Speaker N". A name is only ever put on a
+ *    speaker some layer gave that role: metadata alone never names anyone.
+ *
+ * Names match case-insensitively, ignoring punctuation and accents, and a first name matches a
+ * full name (see {@link createNameMatcher}). Returns a new transcript; the input is not changed.
+ */
+export function resolveSpeakers(transcript: Transcript, input: SpeakerResolutionInput): Transcript {
+  const voice = input.voiceMatch ?? { status: 'DISABLED' };
+  const names = createNameMatcher({ user: input.userDisplayName, contact: input.metadata.contactName });
+  const speakerIds = transcript.speakers.map((speaker) => speaker.speakerId);
+  const assigned = new Map<string, Assignment>();
+  const warnings: string[] = [];
+  let usedDirection = false;
+  let ambiguous = false;
+  const assign = (speakerId: string, assignment: Assignment) => {
+    if (!assigned.has(speakerId) && ![...assigned.values()].some(({ role }) => role === assignment.role)) assigned.set(speakerId, assignment);
+  };
+
+  if (voice.status === 'MATCHED') {
+    if (voice.speakerId !== undefined && speakerIds.includes(voice.speakerId)) {
+      assign(voice.speakerId, { role: 'USER', confidence: voice.confidence ?? 'MEDIUM', labelSource: 'VOICE_EMBEDDING' });
+    } else warnings.push('voice_match_speaker_unknown: the matched speaker is not in the transcript');
+  } else if (voice.status === 'AMBIGUOUS') warnings.push('voice_match_ambiguous: more than one speaker matched the voice profile');
+
+  for (const [speakerId, role] of greetingClaims(transcript.segments, speakerIds, names, warnings)) {
+    assign(speakerId, { role, confidence: 'HIGH', labelSource: 'GREETING_MATCH' });
+  }
+
+  const [first, second] = speakerIds;
+  if (speakerIds.length === 2 && first !== undefined && second !== undefined) {
+    if (assigned.size === 0) {
+      const mentions = mentionEvidence(transcript.segments, first, second, names);
+      if (mentions === 'AMBIGUOUS') {
+        ambiguous = true;
+        warnings.push('speaker_names_ambiguous: both speakers mention both names; no names assigned');
+      } else if (mentions) {
+        // One fact (who names whom) places both speakers at once, so both carry it.
+        assign(first, { role: mentions, confidence: 'MEDIUM', labelSource: 'NAME_MENTION' });
+        assign(second, { role: otherRole(mentions), confidence: 'MEDIUM', labelSource: 'NAME_MENTION' });
+      }
+    }
+    if (!ambiguous) {
+      const resolved = [...assigned.entries()][0];
+      if (assigned.size === 1 && resolved) {
+        assign(resolved[0] === first ? second : first, { role: otherRole(resolved[1].role), confidence: 'MEDIUM', labelSource: 'BY_ELIMINATION' });
+      }
+      if (assigned.size === 0) {
+        const userSpeaker = userSpeakerByChannel(transcript, input.stereoUserChannel);
+        const direction = input.metadata.direction;
+        const firstRole: Party | undefined = userSpeaker
+          ? (userSpeaker === first ? 'USER' : 'CONTACT')
+          : direction === 'OUTGOING' ? 'CONTACT' : direction === 'INCOMING' ? 'USER' : undefined;
+        usedDirection = !userSpeaker && firstRole !== undefined;
+        const confidence: Confidence = userSpeaker ? 'MEDIUM' : 'LOW';
+        assign(first, { role: firstRole ?? 'USER', confidence, labelSource: 'POSITIONAL_FALLBACK' });
+        assign(second, { role: otherRole(firstRole ?? 'USER'), confidence, labelSource: 'POSITIONAL_FALLBACK' });
+      }
+    }
+  } else if (speakerIds.length === 1 && first !== undefined && assigned.size === 0) {
+    if (userSpeakerByChannel(transcript, input.stereoUserChannel) === first) {
+      assign(first, { role: 'USER', confidence: 'MEDIUM', labelSource: 'POSITIONAL_FALLBACK' });
+    } else if (input.metadata.direction === 'OUTGOING') {
+      usedDirection = true;
+      assign(first, { role: 'USER', confidence: 'LOW', labelSource: 'POSITIONAL_FALLBACK' });
+    }
+  }
+  if (speakerIds.length > 2 && speakerIds.some((id) => !assigned.has(id))) warnings.push('speakers_unresolved: speakers beyond the two parties stay unknown without a greeting naming them');
+
+  return applyAssignments(transcript, input, voice, assigned, { usedDirection, ambiguous, warnings });
+}
+
+/**
+ * Greeting claims: speaker → role. A claim survives only when its speaker is claimed for one
+ * role and its role for one speaker; an address names the other speaker, so it needs exactly two.
+ */
+function greetingClaims(segments: readonly Segment[], speakerIds: readonly string[], names: NameMatcher, warnings: string[]): Map<string, Party> {
+  const claims: { speakerId: string; role: Party }[] = [];
+  const seen = new Map<string, number>();
+  for (const segment of segments) {
+    const index = seen.get(segment.speakerId) ?? 0;
+    seen.set(segment.speakerId, index + 1);
+    if (index >= greetingWindow.segmentsPerSpeaker && segment.startSeconds >= greetingWindow.seconds) continue;
+    for (const greeting of findGreetings(segment.text)) {
+      const party = names.partyOfGreetingWord(greeting.name);
+      if (!party) continue;
+      if (greeting.kind === 'SELF') claims.push({ speakerId: segment.speakerId, role: party });
+      else if (speakerIds.length === 2) claims.push({ speakerId: speakerIds.find((id) => id !== segment.speakerId)!, role: party });
+    }
+  }
+  const rolesOf = (speakerId: string) => new Set(claims.filter((claim) => claim.speakerId === speakerId).map(({ role }) => role));
+  const speakersOf = (role: Party) => new Set(claims.filter((claim) => claim.role === role).map(({ speakerId }) => speakerId));
+  const accepted = new Map<string, Party>();
+  for (const { speakerId, role } of claims) {
+    if (rolesOf(speakerId).size === 1 && speakersOf(role).size === 1) accepted.set(speakerId, role);
+  }
+  if (accepted.size < new Set(claims.map(({ speakerId }) => speakerId)).size) warnings.push('greetings_conflicting: greetings name speakers inconsistently; those were ignored');
+  return accepted;
+}
+
+/** The first speaker's role by who mentions whom, `AMBIGUOUS` when both mention both names. */
+function mentionEvidence(segments: readonly Segment[], first: string, second: string, names: NameMatcher): Party | 'AMBIGUOUS' | undefined {
+  const mentionsOf = (speakerId: string) => names.partiesMentionedIn(segments.filter((segment) => segment.speakerId === speakerId).map(({ text }) => text).join(' '));
+  const byFirst = mentionsOf(first);
+  const bySecond = mentionsOf(second);
+  if (byFirst.size === 2 && bySecond.size === 2) return 'AMBIGUOUS';
+  // Mentioning the contact's name, or hearing one's own name, points to the user; and vice versa.
+  const firstIsUser = byFirst.has('CONTACT') || bySecond.has('USER');
+  const firstIsContact = byFirst.has('USER') || bySecond.has('CONTACT');
+  if (firstIsUser === firstIsContact) return undefined;
+  return firstIsUser ? 'USER' : 'CONTACT';
+}
+
+function userSpeakerByChannel(transcript: Transcript, channel: 'left' | 'right' | undefined): string | undefined {
+  if (!channel) return undefined;
+  return transcript.speakers.find((speaker) => speaker.sourceSpeakerId === channelSpeakers[channel])?.speakerId;
+}
+
+/** "Contact …4567", or nothing for a number of four digits or fewer (it would show it whole). */
+function phoneLabel(phoneNumber: string | undefined): string | undefined {
+  const digits = (phoneNumber ?? '').replace(/\D/g, '');
+  return digits.length > 4 ? `Contact …${digits.slice(-4)}` : undefined;
+}
+
+function applyAssignments(
+  transcript: Transcript, input: SpeakerResolutionInput, voice: VoiceMatchOutcome, assigned: ReadonlyMap<string, Assignment>,
+  outcome: { usedDirection: boolean; ambiguous: boolean; warnings: string[] },
+): Transcript {
+  const userName = input.userDisplayName?.trim() || undefined;
+  const contactName = input.metadata.contactName?.trim() || undefined;
+  const contactPhoneLabel = contactName ? undefined : phoneLabel(input.metadata.phoneNumber);
+  const voiceTried = voice.status === 'MATCHED' || voice.status === 'NO_MATCH' || voice.status === 'AMBIGUOUS';
+  const used = { user: false, contact: false, phone: false };
+
+  const speakers: Speaker[] = transcript.speakers.map((speaker, index) => {
+    const fallbackName = `Speaker ${index + 1}`;
+    const assignment = assigned.get(speaker.speakerId);
+    const voiceFields = {
+      voiceMatchScore: voiceTried && voice.speakerId === speaker.speakerId && voice.score !== undefined ? voice.score : null,
+      voiceProfileMatched: voiceTried ? voice.status === 'MATCHED' && voice.speakerId === speaker.speakerId : null,
+    };
+    if (!assignment) {
+      return {
+        ...speaker, ...voiceFields, label: fallbackName, displayName: fallbackName, role: 'UNKNOWN' as const, confidence: 'LOW' as const,
+        labelSource: outcome.ambiguous ? 'AMBIGUOUS' as const : 'DIARIZATION' as const,
+      };
+    }
+    let name = assignment.role === 'USER' ? userName : contactName;
+    let labelSource = assignment.labelSource;
+    if (name) used[assignment.role === 'USER' ? 'user' : 'contact'] = true;
+    else if (assignment.role === 'CONTACT' && contactPhoneLabel) {
+      name = contactPhoneLabel;
+      labelSource = 'PHONE_FALLBACK';
+      used.phone = true;
+    }
+    return {
+      ...speaker, ...voiceFields, label: name ?? fallbackName, displayName: name ?? fallbackName,
+      role: assignment.role, confidence: assignment.confidence, labelSource,
+    };
+  });
+
+  const byId = new Map(speakers.map((speaker) => [speaker.speakerId, speaker]));
+  const segments: Segment[] = transcript.segments.map((segment) => {
+    const speaker = byId.get(segment.speakerId);
+    if (!speaker) return { ...segment };
+    return { ...segment, speaker: speaker.displayName, speakerLabel: speaker.label, speakerDisplayName: speaker.displayName, role: speaker.role };
+  });
+
+  const speakerResolution: SpeakerResolution = {
+    strategyVersion: 2,
+    usedUserDisplayName: used.user,
+    usedContactName: used.contact,
+    usedDirection: outcome.usedDirection,
+    usedPhoneFallback: used.phone,
+    voiceEmbeddingEnabled: voice.status !== 'DISABLED',
+    voiceProfileUsed: voice.status === 'MATCHED',
+    voiceMatchStatus: voice.status,
+    // Diarization may have heard speakers who said no recognised word; keep the larger count.
+    totalSpeakerCount: Math.max(transcript.speakerResolution.totalSpeakerCount, speakers.length),
+    resolvedSpeakerCount: speakers.filter((speaker) => speaker.role !== 'UNKNOWN').length,
+    warnings: [...new Set([...transcript.speakerResolution.warnings, ...outcome.warnings])],
+  };
+  return {
+    ...transcript,
+    cleanText: cleanTextOf(segments, transcript.durationSeconds),
+    speakers, segments, speakerResolution,
+    pipeline: { ...transcript.pipeline },
+  };
+}
