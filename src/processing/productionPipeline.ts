@@ -4,6 +4,7 @@ import { alignWordsToSpeakers } from '../pipeline/alignment/alignWordsToSpeakers
 import { cleanAudio, type CleanedAudio } from '../pipeline/cleanup/cleanAudio.js';
 import { diarizeAudio, type DiarizeAudioOptions } from '../pipeline/diarization/diarizeAudio.js';
 import { buildTranscript } from '../pipeline/normalization/buildTranscript.js';
+import { resolveSpeakers } from '../pipeline/speakers/resolveSpeakers.js';
 import type { Diarization, Transcription } from '../pipeline/speechTypes.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
 import type { TranscriptionOptions } from '../pipeline/transcription/transcribeAudio.js';
@@ -21,6 +22,7 @@ export const productionStages = {
   diarization: { name: 'diarization', phase: 'TRANSCRIBING', weight: 0.1 },
   transcription: { name: 'transcription', phase: 'TRANSCRIBING', weight: 0.6 },
   alignment: { name: 'alignment', phase: 'TRANSCRIBING', weight: 0.02 },
+  speakerResolution: { name: 'speakerResolution', phase: 'TRANSCRIBING', weight: 0.01 },
 } as const satisfies Record<string, StageDefinition>;
 
 /** What the speech stages need besides the job: limits, model files, engine settings. */
@@ -49,9 +51,14 @@ export interface SpeechResult {
 
 /**
  * Audio → speaker-attributed transcript: clean-up, diarization, transcription, word-to-speaker
- * alignment and normalisation. Used by the service's pipeline and by `callscope process`.
+ * alignment, normalisation and speaker-name resolution. Used by the service's pipeline and by
+ * `callscope process`.
  */
-export async function runSpeechStages(job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir'> & { createdAt: number }, run: PipelineRun, options: SpeechOptions): Promise<SpeechResult> {
+export async function runSpeechStages(
+  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir' | 'metadata' | 'userDisplayName'> & { createdAt: number },
+  run: PipelineRun,
+  options: SpeechOptions,
+): Promise<SpeechResult> {
   const cleaned = await run.stage(productionStages.cleanup, (context) => cleanAudio({
     sourcePath: job.audioPath, outputDir: job.workDir, maxDurationSeconds: options.maxDurationSeconds,
   }, context));
@@ -61,7 +68,7 @@ export async function runSpeechStages(job: Pick<PipelineJob, 'callId' | 'audioPa
     { ...options.transcription, tempDir: job.workDir },
     context,
   ));
-  const transcript = await run.stage(productionStages.alignment, async () => buildTranscript({
+  const diarizedTranscript = await run.stage(productionStages.alignment, async () => buildTranscript({
     callId: job.callId,
     createdAt: job.createdAt,
     durationSeconds: cleaned.durationSeconds,
@@ -69,12 +76,17 @@ export async function runSpeechStages(job: Pick<PipelineJob, 'callId' | 'audioPa
     diarization,
     transcription,
   }));
+  // The voice-profile match joins these inputs when voice profiles are enabled.
+  const transcript = await run.stage(productionStages.speakerResolution, async () => resolveSpeakers(diarizedTranscript, {
+    metadata: job.metadata,
+    ...(job.userDisplayName ? { userDisplayName: job.userDisplayName } : {}),
+  }));
   return { cleaned, diarization, transcription, transcript };
 }
 
 /**
- * The pipeline the service runs: the speech stages, then speaker resolution and the analysis
- * stages, which plug in after the transcript as they are built. Until the analysis exists, a call
+ * The pipeline the service runs: the speech stages (through speaker resolution), then the
+ * analysis stages, which plug in after the transcript as they are built. Until the analysis exists, a call
  * fails after a successful transcript with a reason that says so.
  */
 export function createProductionPipeline(config: Config): CallPipeline {

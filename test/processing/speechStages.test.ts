@@ -10,6 +10,7 @@ import { alignWordsToSpeakers } from '../../src/pipeline/alignment/alignWordsToS
 import { cleanAudio } from '../../src/pipeline/cleanup/cleanAudio.js';
 import { diarizeAudio } from '../../src/pipeline/diarization/diarizeAudio.js';
 import { buildTranscript } from '../../src/pipeline/normalization/buildTranscript.js';
+import { resolveSpeakers } from '../../src/pipeline/speakers/resolveSpeakers.js';
 import type { Diarization, TranscribedWord } from '../../src/pipeline/speechTypes.js';
 import { runSpeechStages } from '../../src/processing/productionPipeline.js';
 
@@ -71,11 +72,23 @@ test('with the real segmentation model, the transcript of the call has alternati
   expect(transcript.cleanText.split('\n')).toHaveLength(transcript.segments.length);
 });
 
+test('with the real segmentation model, Diane and Sheila are named from Diane\'s self-introduction', () => {
+  const transcript = resolveSpeakers(buildTranscript({
+    callId: '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a4b', createdAt: Date.now(), durationSeconds,
+    words: alignWordsToSpeakers(groundTruthWords(), diarization.turns), diarization,
+    transcription: { language: 'en', provider: 'ground truth', model: 'sample.stm' },
+  }), { userDisplayName: 'Diane', metadata: { contactName: 'Sheila', direction: 'INCOMING' } });
+  expect(transcript.speakers.map((speaker) => [speaker.label, speaker.role])).toEqual(expect.arrayContaining([['Diane', 'USER'], ['Sheila', 'CONTACT']]));
+  const introduction = transcript.segments.find((segment) => segment.text.includes('This is Diane'));
+  expect(introduction?.speaker).toBe('Diane');
+  expect(Value.Check(TranscriptSchema, transcript)).toBe(true);
+});
+
 test('with the real models, the whole speech half runs on the one-speaker recording and finds one speaker', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'callscope-speech-jfk-'));
   try {
     const speech = await runSpeechStages(
-      { callId: '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a4b', audioPath: join(shared, 'audio/jfk/jfk.wav'), workDir: dir, createdAt: Date.now() },
+      { callId: '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a4b', audioPath: join(shared, 'audio/jfk/jfk.wav'), workDir: dir, createdAt: Date.now(), metadata: {} },
       new LocalPipelineRun(),
       {
         maxDurationSeconds: 7200,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/loadConfig.js';
+import type { CallMetadata } from '../../domain/calls/callTypes.js';
 import { CallMetadataSchema } from '../../http/schemas/callSchemas.js';
 import { runSpeechStages, speechOptionsFromConfig } from '../../processing/productionPipeline.js';
 import { Value } from 'typebox/value';
@@ -23,21 +24,24 @@ export const processCommand: CliCommand = {
     });
     const [sourcePath, ...extra] = positionals;
     if (!sourcePath || extra.length > 0) throw new UsageError('Give exactly one audio file.');
-    // Validated now so a bad file is refused before minutes of processing; speaker resolution
-    // (the next stage to land) reads both.
-    if (values.metadata) await readMetadata(values.metadata);
+    // Validated now, so a bad file is refused before minutes of processing.
+    const metadata = values.metadata ? await readMetadata(values.metadata) : {};
+    const userName = values['user-name'];
     const config = loadConfig();
     return runLocally('process', async (run, workDir) => {
-      const speech = await runSpeechStages({ callId: randomUUID(), audioPath: sourcePath, workDir, createdAt: Date.now() }, run, speechOptionsFromConfig(config));
-      // Speaker resolution (with --user-name and the metadata) and the analysis are the next stages to land.
-      console.error('note: speaker resolution and call analysis are not installed in this version; analysis is null');
+      const speech = await runSpeechStages(
+        { callId: randomUUID(), audioPath: sourcePath, workDir, createdAt: Date.now(), metadata, ...(userName ? { userDisplayName: userName } : {}) },
+        run,
+        speechOptionsFromConfig(config),
+      );
+      console.error('note: call analysis is not installed in this version; analysis is null');
       console.log(JSON.stringify({ transcript: speech.transcript, analysis: null, actionItems: [] }, null, 2));
     });
   },
 };
 
 /** The upload metadata envelope from a JSON file, validated as an upload's `metadata` part is. */
-async function readMetadata(path: string): Promise<unknown> {
+async function readMetadata(path: string): Promise<CallMetadata> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
@@ -46,5 +50,5 @@ async function readMetadata(path: string): Promise<unknown> {
   }
   const problems = [...Value.Errors(CallMetadataSchema, parsed)].map((problem) => `${problem.instancePath || '(root)'} ${problem.message}`);
   if (problems.length > 0) throw new UsageError(`--metadata ${path} is not a valid metadata envelope: ${problems.join('; ')}`);
-  return parsed;
+  return parsed as CallMetadata;
 }
