@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../infrastructure/database/openDatabase.js';
 import { processingEvents } from '../infrastructure/database/schema.js';
 
@@ -33,7 +33,4 @@ export class ProcessingEventRepository {
     return this.db.select().from(processingEvents).where(eq(processingEvents.callId, callId)).orderBy(processingEvents.id).all();
   }
 
-  recentFailures(limit: number): ProcessingEventRecord[] {
-    return this.db.select().from(processingEvents).where(and(eq(processingEvents.outcome, 'FAILED'))).orderBy(desc(processingEvents.id)).limit(limit).all();
-  }
 }

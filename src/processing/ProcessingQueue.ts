@@ -27,6 +27,9 @@ export class ProcessingQueue {
   private readonly claimStatement;
   private readonly progressStatement;
   private readonly statusStatement;
+  private readonly holdsStatement;
+  private readonly failStatement;
+  private readonly completeStatement;
 
   constructor(private readonly db: Db) {
     this.sqlite = db.$client;
@@ -42,6 +45,15 @@ export class ProcessingQueue {
     this.statusStatement = this.sqlite.prepare<{ id: string; lease: string; status: string; now: number }>(`
       UPDATE calls SET status = @status, updated_at = @now, last_progress_at = @now
       WHERE id = @id AND worker_lease = @lease AND deleting_since IS NULL`);
+    // Checked before every stage and on every write of a run.
+    this.holdsStatement = this.sqlite.prepare<[string, string]>('SELECT 1 FROM calls WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL');
+    this.failStatement = this.sqlite.prepare<[string, number, string, string]>(`
+      UPDATE calls SET status = 'FAILED', error_reason = ?, worker_lease = NULL, stage = NULL, updated_at = ?
+      WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL`);
+    this.completeStatement = this.sqlite.prepare<[number | null, number, string, string]>(`
+      UPDATE calls SET status = 'COMPLETED', error_reason = NULL, worker_lease = NULL, stage = NULL, progress = 1,
+        duration_seconds = coalesce(?, duration_seconds), updated_at = ?
+      WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL`);
   }
 
   /** Takes the oldest queued call, or undefined when none waits. */
@@ -63,22 +75,17 @@ export class ProcessingQueue {
 
   /** Whether the run still holds the call (not deleted, swept or handed back). */
   holds(callId: string, lease: string): boolean {
-    return this.sqlite.prepare('SELECT 1 FROM calls WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL').get(callId, lease) !== undefined;
+    return this.holdsStatement.get(callId, lease) !== undefined;
   }
 
   /** Ends a run as FAILED with a reason for the user; false when the run no longer holds the call. */
   fail(callId: string, lease: string, errorReason: string, now: number): boolean {
-    return this.sqlite.prepare(`
-      UPDATE calls SET status = 'FAILED', error_reason = ?, worker_lease = NULL, stage = NULL, updated_at = ?
-      WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL`).run(errorReason, now, callId, lease).changes === 1;
+    return this.failStatement.run(errorReason, now, callId, lease).changes === 1;
   }
 
   /** Ends a held run as COMPLETED (inside the caller's transaction that stored the results). */
   complete(callId: string, lease: string, durationSeconds: number | undefined, now: number): boolean {
-    return this.sqlite.prepare(`
-      UPDATE calls SET status = 'COMPLETED', error_reason = NULL, worker_lease = NULL, stage = NULL, progress = 1,
-        duration_seconds = coalesce(?, duration_seconds), updated_at = ?
-      WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL`).run(durationSeconds ?? null, now, callId, lease).changes === 1;
+    return this.completeStatement.run(durationSeconds ?? null, now, callId, lease).changes === 1;
   }
 
   /** Gives a held call back to the queue (graceful shutdown): the next start runs it again. */

@@ -10,10 +10,6 @@ export class SettingsRepository {
     return this.db.select().from(settings).where(eq(settings.key, key)).get()?.value;
   }
 
-  set(key: string, value: string, now: number): void {
-    this.db.insert(settings).values({ key, value, updatedAt: now })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } }).run();
-  }
 
   /** A random secret generated on first use and kept in the database (base64url, 32 bytes). */
   secret(key: string, now: number): Buffer {
