@@ -1,5 +1,6 @@
 import { ConfigError } from '../config/loadConfig.js';
 import { UsageError, type CliCommand } from './CliCommand.js';
+import { analyzeTranscriptCommand } from './commands/analyzeTranscriptCommand.js';
 import { diarizeCommand } from './commands/diarizeCommand.js';
 import { migrateCommand } from './commands/migrateCommand.js';
 import { processCommand } from './commands/processCommand.js';
@@ -7,7 +8,7 @@ import { reprocessCommand } from './commands/reprocessCommand.js';
 import { transcribeCommand } from './commands/transcribeCommand.js';
 
 /** Every command, in the order help lists them. Later components add theirs here. */
-const commands: CliCommand[] = [migrateCommand, reprocessCommand, diarizeCommand, transcribeCommand, processCommand];
+const commands: CliCommand[] = [migrateCommand, reprocessCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((command) => command.usage.length));

@@ -1,6 +1,6 @@
 import {
   normalizationVersion, transcriptSchemaVersion,
-  type Segment, type Speaker, type SpeakerResolution, type Transcript,
+  type PipelineProvenance, type Segment, type Speaker, type SpeakerResolution, type Transcript,
 } from '../../domain/transcripts/transcriptSchema.js';
 import { alignmentVersion, type AlignedWord, type AlignmentConfidence } from '../alignment/alignWordsToSpeakers.js';
 import type { Diarization, Transcription } from '../speechTypes.js';
@@ -91,48 +91,101 @@ export function unresolvedSpeakerResolution(totalSpeakerCount: number): SpeakerR
   };
 }
 
+/** One segment before its speaker is numbered: the raw speaker id, its time range, its text. */
+export interface AttributedSegment {
+  /** The speaker id as diarization (or the caller) gave it, e.g. `SPEAKER_00`. */
+  sourceSpeakerId: string;
+  /** Seconds from the start of the call. */
+  startSeconds: number;
+  endSeconds: number;
+  /** Display text, already joined and trimmed. */
+  text: string;
+  /** How sure the attribution of the text to the speaker is. */
+  alignmentConfidence: AlignmentConfidence;
+}
+
+/** What {@link assembleTranscript} makes a transcript of, whatever produced the segments. */
+export interface TranscriptAssembly {
+  callId: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  /** Call length, seconds. */
+  durationSeconds: number;
+  /** Language code, e.g. `en`. */
+  language: string;
+  /** In transcript order: speakers are numbered by their first segment in this list. */
+  segments: readonly AttributedSegment[];
+  /** Speakers heard, also those who have no segment; the transcript counts at least the ones that do. */
+  heardSpeakerCount: number;
+  /** Where the words and the speaker turns came from; the normalisation version and status are added. */
+  provenance: Omit<PipelineProvenance, 'normalizationVersion' | 'status'>;
+}
+
 /**
- * The speaker-attributed transcript (schema version 2, normalisation version 3). Speakers are
- * `spk_0`, `spk_1`, … by order of first appearance, labelled "Speaker 1", "Speaker 2", … with
- * role UNKNOWN until speaker resolution names them; segments are `seg_0001`, `seg_0002`, …
+ * The speaker-attributed transcript (schema version 2, normalisation version 3) from segments in
+ * order. Speakers are `spk_0`, `spk_1`, … by order of first appearance, labelled "Speaker 1",
+ * "Speaker 2", … with role UNKNOWN until speaker resolution names them; segments are `seg_0001`,
+ * `seg_0002`, … Times are rounded to the millisecond. Shared by {@link buildTranscript} (words
+ * from the speech stages) and `transcriptFromSegments` (segments supplied as input).
  */
-export function buildTranscript(input: TranscriptInput): Transcript {
-  const groups = groupIntoSegments(input.words, input.segmentation);
+export function assembleTranscript(input: TranscriptAssembly): Transcript {
   const speakerIds = new Map<string, string>();
-  for (const group of groups) if (!speakerIds.has(group.speaker)) speakerIds.set(group.speaker, `spk_${speakerIds.size}`);
+  for (const segment of input.segments) if (!speakerIds.has(segment.sourceSpeakerId)) speakerIds.set(segment.sourceSpeakerId, `spk_${speakerIds.size}`);
 
   const speakers: Speaker[] = [...speakerIds.entries()].map(([sourceSpeakerId, speakerId], index) => ({
     speakerId, sourceSpeakerId, label: `Speaker ${index + 1}`, displayName: `Speaker ${index + 1}`,
     role: 'UNKNOWN', confidence: 'LOW', labelSource: 'DIARIZATION', voiceMatchScore: null, voiceProfileMatched: null,
   }));
   const byId = new Map(speakers.map((speaker) => [speaker.sourceSpeakerId, speaker]));
-  const segments: Segment[] = groups.map((group, index) => {
-    const speaker = byId.get(group.speaker)!;
+  const segments: Segment[] = input.segments.map((segment, index) => {
+    const speaker = byId.get(segment.sourceSpeakerId)!;
     return {
       id: `seg_${String(index + 1).padStart(4, '0')}`,
       speaker: speaker.displayName, speakerLabel: speaker.label, speakerDisplayName: speaker.displayName,
       speakerId: speaker.speakerId, sourceSpeakerId: speaker.sourceSpeakerId, role: speaker.role,
-      startSeconds: round(group.words[0]!.startSeconds), endSeconds: round(group.words.at(-1)!.endSeconds),
-      text: joinWords(group.words), alignmentConfidence: segmentConfidence(group.words),
+      startSeconds: round(segment.startSeconds), endSeconds: round(segment.endSeconds),
+      text: segment.text, alignmentConfidence: segment.alignmentConfidence,
     };
   });
   return {
     schemaVersion: transcriptSchemaVersion,
     callId: input.callId,
-    language: input.transcription.language,
+    language: input.language,
     durationSeconds: round(input.durationSeconds),
     cleanText: cleanTextOf(segments, input.durationSeconds),
     speakers,
     segments,
-    // Counts the speakers diarization heard, also those who said no recognised word.
-    speakerResolution: unresolvedSpeakerResolution(Math.max(input.diarization.speakerCount, speakers.length)),
-    pipeline: {
-      transcriptionProvider: input.transcription.provider, transcriptionModel: input.transcription.model,
-      diarizationProvider: input.diarization.provider, diarizationModel: input.diarization.model,
-      alignmentVersion, normalizationVersion, status: 'COMPLETED',
-    },
+    speakerResolution: unresolvedSpeakerResolution(Math.max(input.heardSpeakerCount, speakers.length)),
+    pipeline: { ...input.provenance, normalizationVersion, status: 'COMPLETED' },
     createdAt: new Date(input.createdAt).toISOString(),
   };
+}
+
+/**
+ * The speaker-attributed transcript of the speech stages: aligned words grouped into segments
+ * (see {@link groupIntoSegments}), a segment as sure of its speaker as its weakest word, then
+ * {@link assembleTranscript}.
+ */
+export function buildTranscript(input: TranscriptInput): Transcript {
+  const segments: AttributedSegment[] = groupIntoSegments(input.words, input.segmentation).map((group) => ({
+    sourceSpeakerId: group.speaker,
+    startSeconds: group.words[0]!.startSeconds, endSeconds: group.words.at(-1)!.endSeconds,
+    text: joinWords(group.words), alignmentConfidence: segmentConfidence(group.words),
+  }));
+  return assembleTranscript({
+    callId: input.callId,
+    createdAt: input.createdAt,
+    durationSeconds: input.durationSeconds,
+    language: input.transcription.language,
+    segments,
+    // Counts the speakers diarization heard, also those who said no recognised word.
+    heardSpeakerCount: input.diarization.speakerCount,
+    provenance: {
+      transcriptionProvider: input.transcription.provider, transcriptionModel: input.transcription.model,
+      diarizationProvider: input.diarization.provider, diarizationModel: input.diarization.model,
+      alignmentVersion,
+    },
+  });
 }
 
 /** Times to the millisecond: whisper and diarization are not more precise than that. */
