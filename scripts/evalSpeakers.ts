@@ -2,12 +2,14 @@
  * `npm run eval:speakers`: speaker name resolution (src/pipeline/speakers/resolveSpeakers.ts).
  *
  * 1. Scripted calls (scripts/evaluation/speakerCalls.ts): each is laid out as timed words
- *    (0.3 s a word, 0.5 s between lines), aligned to the line's speaker, built with
- *    buildTranscript and resolved. Per speaker, expected role and name against what came out.
+ *    (0.3 s a word, 0.5 s between lines, or from a line's own start time), aligned to the line's
+ *    speaker (under the id the call supplies for it, if any), built with buildTranscript (with the provenance of channel diarization where the
+ *    call says so) and resolved. Per speaker, expected role and name against what came out.
  *    - Role right: the speaker's role equals the expected role.
  *    - Name right: the speaker's name equals the expected name, where a speaker's name is its
  *      displayName, except that "Speaker N" means no name (null), and a "Contact …NNNN" phone
  *      label also means no name unless the expected name is exactly that label.
+ *    - Evidence right: where a call gives it, the speaker's `confidence/labelSource` equals it.
  *    - Invented name: a speaker label or displayName that is none of "Speaker N", the call's
  *      own "Contact …NNNN" phone label, the user's display name, or the metadata contact name.
  *      Must be 0.
@@ -34,7 +36,7 @@ import { diarizeAudio } from '../src/pipeline/diarization/diarizeAudio.js';
 import { buildTranscript } from '../src/pipeline/normalization/buildTranscript.js';
 import type { TranscribedWord } from '../src/pipeline/speechTypes.js';
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
-import { speakerCalls, type ScriptedCall } from './evaluation/speakerCalls.js';
+import { speakerCalls, type ScriptedCall, type ScriptedSpeaker } from './evaluation/speakerCalls.js';
 
 const secondsPerWord = 0.3;
 const secondsBetweenLines = 0.5;
@@ -68,19 +70,29 @@ function scoredName(speaker: Speaker, expected: string | null): string | null {
   return speaker.displayName;
 }
 
+/** The id a call's speaker reaches speaker resolution under: its supplied name where the call gives one. */
+function sourceIdOf(call: ScriptedCall, speaker: ScriptedSpeaker): string {
+  return call.sourceIds?.[speaker] ?? speaker;
+}
+
 function transcriptOf(call: ScriptedCall): Transcript {
   const words: AlignedWord[] = [];
   let time = 0;
-  for (const { speaker, text } of call.lines) {
+  for (const { speaker, text, startSeconds } of call.lines) {
+    time = Math.max(time, startSeconds ?? time);
     for (const part of text.split(/\s+/).filter(Boolean)) {
-      words.push({ text: part, speaker, startSeconds: time, endSeconds: time + secondsPerWord, probability: 0.9, confidence: 'HIGH' });
+      words.push({ text: part, speaker: sourceIdOf(call, speaker), startSeconds: time, endSeconds: time + secondsPerWord, probability: 0.9, confidence: 'HIGH' });
       time += secondsPerWord;
     }
     time += secondsBetweenLines;
   }
   return buildTranscript({
     callId, createdAt: Date.UTC(2026, 0, 1), durationSeconds: time, words,
-    diarization: { provider: 'scripted', model: 'scripted', speakerCount: new Set(call.lines.map(({ speaker }) => speaker)).size },
+    diarization: {
+      // As diarizeRecording names a per-channel diarization: the only one the stereo channel is evidence on.
+      ...(call.stereo?.diarizedByChannel ? { provider: 'callscope', model: 'stereo-channels' } : { provider: 'scripted', model: 'scripted' }),
+      speakerCount: new Set(call.lines.map(({ speaker }) => speaker)).size,
+    },
     transcription: { language: 'en', provider: 'scripted', model: 'scripted' },
   });
 }
@@ -92,24 +104,30 @@ let speakersTotal = 0;
 let rolesRight = 0;
 let namesRight = 0;
 let bothRight = 0;
+let evidenceExpected = 0;
+let evidenceRight = 0;
 let invented = 0;
 const failedCalls: string[] = [];
 
 console.log(`Scripted calls: ${speakerCalls.length}\n`);
 for (const call of speakerCalls) {
-  const resolved = resolveSpeakers(transcriptOf(call), { userDisplayName: call.userDisplayName, metadata: call.metadata });
+  const resolved = resolveSpeakers(transcriptOf(call), {
+    userDisplayName: call.userDisplayName, metadata: call.metadata, ...(call.stereo ? { stereoUserChannel: call.stereo.userChannel } : {}),
+  });
   const meta = [
     call.userDisplayName !== undefined ? `user ${JSON.stringify(call.userDisplayName)}` : 'no user name',
     call.metadata.contactName !== undefined ? `contact ${JSON.stringify(call.metadata.contactName)}` : 'no contact name',
     call.metadata.phoneNumber !== undefined ? `phone ${call.metadata.phoneNumber}` : undefined,
     call.metadata.direction ?? 'no direction',
+    call.sourceIds ? 'speakers named by the input' : undefined,
+    call.stereo ? `user on ${call.stereo.userChannel} channel, diarized by ${call.stereo.diarizedByChannel ? 'channel' : 'model'}` : undefined,
   ].filter(Boolean).join(', ');
   console.log(`■ ${call.name}  [${meta}]`);
   let callOk = true;
-  const expectedIds = Object.keys(call.expected);
-  const ids = [...new Set([...resolved.speakers.map(({ sourceSpeakerId }) => sourceSpeakerId), ...expectedIds])];
+  const expectedBySource = new Map(Object.entries(call.expected).map(([speaker, expected]) => [sourceIdOf(call, speaker as ScriptedSpeaker), expected]));
+  const ids = [...new Set([...resolved.speakers.map(({ sourceSpeakerId }) => sourceSpeakerId), ...expectedBySource.keys()])];
   for (const sourceId of ids) {
-    const expected = call.expected[sourceId as keyof ScriptedCall['expected']];
+    const expected = expectedBySource.get(sourceId);
     const speaker = resolved.speakers.find((candidate) => candidate.sourceSpeakerId === sourceId);
     speakersTotal += 1;
     if (!expected || !speaker) {
@@ -120,11 +138,16 @@ for (const call of speakerCalls) {
     const gotName = scoredName(speaker, expected.name);
     const roleOk = speaker.role === expected.role;
     const nameOk = gotName === expected.name;
+    const evidence = `${speaker.confidence}/${speaker.labelSource}`;
+    const evidenceOk = expected.evidence === undefined || evidence === expected.evidence;
     rolesRight += roleOk ? 1 : 0;
     namesRight += nameOk ? 1 : 0;
     bothRight += roleOk && nameOk ? 1 : 0;
-    callOk &&= roleOk && nameOk;
-    console.log(`   ${pad(sourceId, 11)} expected ${pad(show(expected.role, expected.name), 30)} got ${pad(show(speaker.role, speaker.displayName), 30)} ${speaker.confidence}/${speaker.labelSource}  ${roleOk && nameOk ? '✓' : `✗${roleOk ? '' : ' role'}${nameOk ? '' : ' name'}`}`);
+    evidenceExpected += expected.evidence === undefined ? 0 : 1;
+    evidenceRight += expected.evidence !== undefined && evidenceOk ? 1 : 0;
+    callOk &&= roleOk && nameOk && evidenceOk;
+    const verdict = roleOk && nameOk && evidenceOk ? '✓' : `✗${roleOk ? '' : ' role'}${nameOk ? '' : ' name'}${evidenceOk ? '' : ` evidence (expected ${expected.evidence})`}`;
+    console.log(`   ${pad(sourceId, 11)} expected ${pad(show(expected.role, expected.name), 30)} got ${pad(show(speaker.role, speaker.displayName), 30)} ${evidence}  ${verdict}`);
   }
   const callInvented = inventedNames(resolved.speakers, allowedNames(call.userDisplayName, call.metadata));
   if (callInvented.length > 0) console.log(`   INVENTED: ${callInvented.map((name) => JSON.stringify(name)).join(', ')}`);
@@ -138,6 +161,7 @@ console.log(`  speakers                ${speakersTotal} in ${speakerCalls.length
 console.log(`  right role              ${percent(rolesRight, speakersTotal)}`);
 console.log(`  right name              ${percent(namesRight, speakersTotal)}   (null = "Speaker N"; a phone label counts as a name only where expected)`);
 console.log(`  right role and name     ${percent(bothRight, speakersTotal)}`);
+console.log(`  right evidence          ${percent(evidenceRight, evidenceExpected)}   (confidence/labelSource, where a call expects one)`);
 console.log(`  invented names          ${invented}   (must be 0)`);
 console.log(`  calls not fully right   ${failedCalls.length}${failedCalls.length > 0 ? `: ${failedCalls.join('; ')}` : ''}`);
 

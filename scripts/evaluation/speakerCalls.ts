@@ -6,30 +6,45 @@
  *
  * `expected[sourceSpeakerId].name` is the label the speaker should carry, or `null` for "no
  * name" (the speaker keeps its "Speaker N" label). A "Contact …NNNN" phone label is written out
- * where the rules produce one.
+ * where the rules produce one. `evidence`, where given, is the speaker's expected
+ * `confidence/labelSource`, for the calls whose point is how sure a role is or where a label came from.
  */
 import type { CallMetadata } from '../../src/domain/calls/callTypes.js';
+import type { labelSources, speakerConfidences } from '../../src/domain/transcripts/transcriptSchema.js';
 
 export type ScriptedSpeaker = 'SPEAKER_00' | 'SPEAKER_01' | 'SPEAKER_02';
 export type ExpectedRole = 'USER' | 'CONTACT' | 'UNKNOWN';
 
+export type ExpectedEvidence = `${(typeof speakerConfidences)[number]}/${(typeof labelSources)[number]}`;
+
 export interface ScriptedLine {
   speaker: ScriptedSpeaker;
   text: string;
+  /** When the line starts, for a line later in the call; by default right after the line before. */
+  startSeconds?: number;
 }
 
 export interface ScriptedCall {
   name: string;
   userDisplayName?: string;
   metadata: Pick<CallMetadata, 'contactName' | 'phoneNumber' | 'direction'>;
+  /** The ids a supplied transcript gives the speakers instead of `SPEAKER_NN` (e.g. their names). */
+  sourceIds?: Partial<Record<ScriptedSpeaker, string>>;
+  /** A stereo recording: the channel the recorder puts the user on, and whether diarization went by channel. */
+  stereo?: { userChannel: 'left' | 'right'; diarizedByChannel: boolean };
   lines: ScriptedLine[];
-  expected: Partial<Record<ScriptedSpeaker, { role: ExpectedRole; name: string | null }>>;
+  expected: Partial<Record<ScriptedSpeaker, { role: ExpectedRole; name: string | null; evidence?: ExpectedEvidence }>>;
 }
 
 const S0 = 'SPEAKER_00';
 const S1 = 'SPEAKER_01';
 const S2 = 'SPEAKER_02';
-const line = (speaker: ScriptedSpeaker, text: string): ScriptedLine => ({ speaker, text });
+const line = (speaker: ScriptedSpeaker, text: string, startSeconds?: number): ScriptedLine => ({ speaker, text, ...(startSeconds === undefined ? {} : { startSeconds }) });
+/** Three short lines each, the opening of a call with no names in it: what follows at 60 s is past the greeting window. */
+const namelessOpening = [
+  line(S0, 'Hello?'), line(S1, "Hi, it's about the order from Monday."), line(S0, 'Which order?'),
+  line(S1, 'The garden chairs.'), line(S0, 'Let me check.'), line(S1, 'Sure.'),
+];
 
 export const speakerCalls: ScriptedCall[] = [
   {
@@ -103,7 +118,8 @@ export const speakerCalls: ScriptedCall[] = [
     userDisplayName: 'Diane',
     metadata: { phoneNumber: '+1 (555) 123-4567', direction: 'OUTGOING' },
     lines: [line(S0, 'Good afternoon, how can I help?'), line(S1, 'I would like to book a table for two.'), line(S0, 'Of course, for what time?')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Contact …4567' }, [S1]: { role: 'USER', name: 'Diane' } },
+    // The role is the direction's LOW guess: the source stays POSITIONAL_FALLBACK, the only one LOW goes with.
+    expected: { [S0]: { role: 'CONTACT', name: 'Contact …4567', evidence: 'LOW/POSITIONAL_FALLBACK' }, [S1]: { role: 'USER', name: 'Diane' } },
   },
   {
     name: 'phone number of four digits: never shown, contact keeps Speaker N',
@@ -213,5 +229,105 @@ export const speakerCalls: ScriptedCall[] = [
     metadata: { contactName: 'Alex Stone', direction: 'OUTGOING' },
     lines: [line(S0, 'Hi, this is Alex.'), line(S1, 'Hey Alex, this is Alex too.'), line(S0, 'Ha, what are the odds.')],
     expected: { [S0]: { role: 'CONTACT', name: 'Alex Stone' }, [S1]: { role: 'USER', name: 'Alex Kim' } },
+  },
+  {
+    name: 'possessive: "is this Sheila\'s phone?" is a mention (beats the positional guess)',
+    userDisplayName: 'Diane',
+    metadata: { contactName: 'Sheila Jones' },
+    lines: [line(S0, 'Hello?'), line(S1, "Hi, is this Sheila's phone?"), line(S0, 'Yes, who is calling?')],
+    expected: {
+      [S0]: { role: 'CONTACT', name: 'Sheila Jones', evidence: 'MEDIUM/NAME_MENTION' },
+      [S1]: { role: 'USER', name: 'Diane', evidence: 'MEDIUM/NAME_MENTION' },
+    },
+  },
+  {
+    name: 'possessive with a typographic apostrophe: "Robert’s number"',
+    userDisplayName: 'Tom',
+    metadata: { contactName: 'Robert Miller' },
+    lines: [line(S0, 'Hello?'), line(S1, 'Hi, sorry, is this Robert’s number?'), line(S0, 'It is, what can I do for you?')],
+    expected: { [S0]: { role: 'CONTACT', name: 'Robert Miller', evidence: 'MEDIUM/NAME_MENTION' }, [S1]: { role: 'USER', name: 'Tom' } },
+  },
+  {
+    name: 'line announcement "Robert Miller\'s office": no greeting of Robert, no mention (direction decides)',
+    userDisplayName: 'Diane',
+    metadata: { contactName: 'Robert Miller', direction: 'OUTGOING' },
+    lines: [
+      line(S0, "Good morning, Robert Miller's office."), line(S1, 'Hi, I am calling about the invoice, is he in?'),
+      line(S0, 'He is in a meeting, can I take a message?'),
+    ],
+    expected: {
+      [S0]: { role: 'CONTACT', name: 'Robert Miller', evidence: 'LOW/POSITIONAL_FALLBACK' },
+      [S1]: { role: 'USER', name: 'Diane', evidence: 'LOW/POSITIONAL_FALLBACK' },
+    },
+  },
+  {
+    name: 'no possessive without the apostrophe: "Marcos" is not the contact Marco',
+    userDisplayName: 'Elena',
+    metadata: { contactName: 'Marco Díaz', direction: 'OUTGOING' },
+    lines: [line(S0, '¿Diga?'), line(S1, 'Hola, llamo por el pedido de ayer.'), line(S0, 'Ah, sí, eso lo lleva Marcos, mi compañero.')],
+    expected: { [S0]: { role: 'CONTACT', name: 'Marco Díaz', evidence: 'LOW/POSITIONAL_FALLBACK' }, [S1]: { role: 'USER', name: 'Elena' } },
+  },
+  {
+    name: 'late self-introduction after a dropped line is no mention (direction decides)',
+    userDisplayName: 'Diane',
+    metadata: { contactName: 'Sheila', direction: 'OUTGOING' },
+    lines: [...namelessOpening, line(S0, 'Sorry, the line dropped, this is Sheila again.', 60), line(S1, 'No problem.')],
+    expected: {
+      [S0]: { role: 'CONTACT', name: 'Sheila', evidence: 'LOW/POSITIONAL_FALLBACK' },
+      [S1]: { role: 'USER', name: 'Diane', evidence: 'LOW/POSITIONAL_FALLBACK' },
+    },
+  },
+  {
+    name: 'late "Diane here, by the way"; the contact\'s mention of Diane still decides',
+    userDisplayName: 'Diane',
+    metadata: { contactName: 'Sheila' },
+    lines: [...namelessOpening, line(S1, 'Diane here, by the way, in case you wondered.', 60), line(S0, "Thanks, Diane, I'll send them today.")],
+    expected: {
+      [S0]: { role: 'CONTACT', name: 'Sheila', evidence: 'MEDIUM/NAME_MENTION' },
+      [S1]: { role: 'USER', name: 'Diane', evidence: 'MEDIUM/NAME_MENTION' },
+    },
+  },
+  {
+    name: 'phone fallback keeps the deciding layer\'s confidence (elimination after a greeting)',
+    userDisplayName: 'Diane',
+    metadata: { phoneNumber: '+44 20 7946 0958', direction: 'OUTGOING' },
+    lines: [line(S0, 'Hello?'), line(S1, 'Hello, this is Diane, calling about the quote.'), line(S0, 'Ah yes, one moment.')],
+    expected: {
+      [S0]: { role: 'CONTACT', name: 'Contact …0958', evidence: 'MEDIUM/PHONE_FALLBACK' },
+      [S1]: { role: 'USER', name: 'Diane', evidence: 'HIGH/GREETING_MATCH' },
+    },
+  },
+  {
+    name: 'supplied transcript naming its speakers: strict match on the supplied names (beats the direction)',
+    userDisplayName: 'Diane Smith',
+    metadata: { contactName: 'Sheila Jones', direction: 'OUTGOING' },
+    sourceIds: { [S0]: 'Diane Smith', [S1]: 'Sheila Jones' },
+    lines: [line(S0, 'Hello?'), line(S1, 'Hi, about the delivery.'), line(S0, 'Yes, it left today.')],
+    expected: {
+      [S0]: { role: 'USER', name: 'Diane Smith', evidence: 'HIGH/USER_PROFILE' },
+      [S1]: { role: 'CONTACT', name: 'Sheila Jones', evidence: 'HIGH/CONTACT_METADATA' },
+    },
+  },
+  {
+    name: 'stereo, diarized by channel, user on the right (MEDIUM, beats the positional guess)',
+    userDisplayName: 'Diane',
+    metadata: { contactName: 'Sheila' },
+    stereo: { userChannel: 'right', diarizedByChannel: true },
+    lines: [line(S0, 'Hello?'), line(S1, 'Hi, about the delivery.'), line(S0, 'Yes, it left today.')],
+    expected: {
+      [S0]: { role: 'CONTACT', name: 'Sheila', evidence: 'MEDIUM/POSITIONAL_FALLBACK' },
+      [S1]: { role: 'USER', name: 'Diane', evidence: 'MEDIUM/POSITIONAL_FALLBACK' },
+    },
+  },
+  {
+    name: 'stereo, but diarized by the model: the channel says nothing (positional)',
+    userDisplayName: 'Diane',
+    metadata: { contactName: 'Sheila' },
+    stereo: { userChannel: 'right', diarizedByChannel: false },
+    lines: [line(S0, 'Hello?'), line(S1, 'Hi, about the delivery.'), line(S0, 'Yes, it left today.')],
+    expected: {
+      [S0]: { role: 'USER', name: 'Diane', evidence: 'LOW/POSITIONAL_FALLBACK' },
+      [S1]: { role: 'CONTACT', name: 'Sheila', evidence: 'LOW/POSITIONAL_FALLBACK' },
+    },
   },
 ];

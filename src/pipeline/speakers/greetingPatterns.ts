@@ -4,6 +4,10 @@
  * speaker. Each pattern runs on text normalised by {@link normalizeForMatching} (lower case,
  * accents and punctuation removed) and captures the name as the group `name`; only a captured
  * word that matches a supplied name counts, so "hi there" or "I'm fine" never name anyone.
+ * A possessive never matches a name here ("this is Robert's office" is said by whoever answers
+ * for Robert, not by Robert; see `createNameMatcher`), but the words a `SELF` pattern captures
+ * are still the speaker's own side, so they are never a mention of the other party
+ * ({@link withoutSelfIntroductions}).
  * To add a language, add a table here; nothing else changes.
  */
 export type GreetingKind = 'SELF' | 'ADDRESS';
@@ -13,17 +17,50 @@ export interface GreetingPattern {
   pattern: RegExp;
 }
 
-/** A name word, optionally after a title ("Mr Smith", "Frau Müller"): the title is not the name. */
-const name = "(?:(?:mr|mrs|ms|miss|dr|herr|frau|senor|senora|senorita|sr|sra|don|dona) )?(?<name>[\\p{L}\\p{N}'-]+)";
-// Word boundaries by spaces: `\b` does not know non-ASCII letters.
-const self = (before: string, after = ''): GreetingPattern => ({ kind: 'SELF', pattern: new RegExp(`(?:^| )${before}${name}${after}(?= |$)`, 'gu') });
-const address = (before: string): GreetingPattern => ({ kind: 'ADDRESS', pattern: new RegExp(`(?:^| )${before}${name}(?= |$)`, 'gu') });
-const selfAfter = (after: string): GreetingPattern => ({ kind: 'SELF', pattern: new RegExp(`(?:^| )${name} ${after}(?= |$)`, 'gu') });
+/** A word as normalisation leaves it: letters, digits, inner apostrophes and hyphens. */
+const word = "[\\p{L}\\p{N}'-]+";
+/** A title before a name ("Mr Smith", "Frau Müller"): the title is not the name. */
+const title = '(?:(?:mr|mrs|ms|miss|dr|herr|frau|senor|senora|senorita|sr|sra|don|dona) )?';
+/** A name word, optionally after a title: for the patterns the name opens ("Diane speaking"). */
+const name = `${title}(?<name>${word})`;
+/**
+ * Words whose "'s" is a contraction ("it's", "how's"), never a possessive name: "this is Diane,
+ * it's about…" and "hi Sheila, how's it going" lose their commas in normalisation, and must not
+ * read as "Diane it's" or "Sheila how's".
+ */
+const contractedWords = [
+  'it', 'that', 'this', 'what', 'how', 'who', 'where', 'when', 'why', 'let', 'here', 'there', 'he', 'she', 'one',
+  'everything', 'something', 'nothing', 'everyone', 'everybody', 'someone', 'somebody', 'anyone', 'anybody', 'nobody',
+] as const;
+/**
+ * A name word, optionally after a title, and a possessive word after it taken together ("this
+ * is Robert Miller's office", "good morning, Robert Miller's office" capture "robert miller's"):
+ * otherwise "Robert" alone would read as Robert introducing himself, or as Robert greeted.
+ * Normalisation drops the comma of "this is Diane, Sheila's colleague", which then names nobody:
+ * a greeting lost, never a wrong one.
+ */
+const leadName = `${title}(?<name>${word}(?: (?!(?:${contractedWords.join('|')})'s(?: |$))${word}'s)?)`;
+/**
+ * Nouns after which a possessive name says whose line answers ("Robert's office", "Sheila's
+ * voicemail"): the answering side announcing itself, the same as "this is Robert's office".
+ */
+const lineNouns = ['office', 'phone', 'line', 'desk', 'voicemail', 'mailbox'] as const;
+
+// Word boundaries by spaces: `\b` does not know non-ASCII letters. The `d` flag gives the
+// captured name's position, which withoutSelfIntroductions blanks.
+const self = (before: string): GreetingPattern => ({ kind: 'SELF', pattern: new RegExp(`(?:^| )${before}${leadName}(?= |$)`, 'dgu') });
+const address = (before: string): GreetingPattern => ({ kind: 'ADDRESS', pattern: new RegExp(`(?:^| )${before}${leadName}(?= |$)`, 'dgu') });
+const selfAfter = (after: string): GreetingPattern => ({ kind: 'SELF', pattern: new RegExp(`(?:^| )${name} ${after}(?= |$)`, 'dgu') });
+/** A line announcement opening a turn, after an optional salutation: "(Good morning,) Robert Miller's office". */
+const lineAnnouncement = (salutation: string): GreetingPattern => ({
+  kind: 'SELF',
+  pattern: new RegExp(`^(?:${salutation} )?${title}(?<name>(?:${word} )?${word}'s) (?:${lineNouns.join('|')})(?= |$)`, 'dgu'),
+});
 
 export const greetingPatterns = {
   en: [
-    self('this is '), self("it's "), self('my name is '), self("i'm "), self('i am '),
-    selfAfter('speaking'), selfAfter('here'),
+    self('this is '), self("it's "), self('my name is '), self("i'm "), self('i am '), self("you(?:'ve| have) reached "),
+    selfAfter('speaking'), selfAfter('here'), lineAnnouncement('(?:hello|hi|good (?:morning|afternoon|evening))'),
     address('am i speaking (?:with|to) '), address('is this '), address('(?:hello|hi|hey) '),
     address('good (?:morning|afternoon|evening) '),
   ],
@@ -42,17 +79,38 @@ export type GreetingLanguage = keyof typeof greetingPatterns;
 
 export interface GreetingMatch {
   kind: GreetingKind;
-  /** The captured name word, normalised. */
+  /** The captured name word, normalised (with a possessive word after it, if any). */
   name: string;
 }
 
 /**
- * Lower case, accents removed ("José" → "jose"), every character other than a letter, digit,
- * apostrophe or hyphen turned into a space, spaces collapsed: the form names and patterns meet in.
+ * Lower case, accents removed ("José" → "jose"), the apostrophe look-alikes (’ ‘ ʼ) made "'",
+ * every character other than a letter, digit, apostrophe or hyphen turned into a space, spaces
+ * collapsed, apostrophes and hyphens at a word's edge dropped ("James'" → "james"): the form
+ * names and patterns meet in. Normalising twice changes nothing.
  */
 export function normalizeForMatching(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/g, "'")
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[’‘ʼ]/g, "'")
     .replace(/[^\p{L}\p{N}'-]+/gu, ' ').replace(/(^| )['-]+|['-]+(?= |$)/g, '$1').trim();
+}
+
+interface PlacedGreeting extends GreetingMatch {
+  /** Where the name lies in the normalised text: `[start, end)`. */
+  start: number;
+  end: number;
+}
+
+/** Every greeting in an already normalised text, with the name's position. */
+function* greetingsIn(normalized: string): Generator<PlacedGreeting> {
+  for (const table of Object.values(greetingPatterns)) {
+    for (const { kind, pattern } of table) {
+      for (const match of normalized.matchAll(pattern)) {
+        const captured = match.groups?.['name'];
+        const span = match.indices?.groups?.['name'];
+        if (captured && span) yield { kind, name: captured, start: span[0], end: span[1] };
+      }
+    }
+  }
 }
 
 /**
@@ -60,15 +118,20 @@ export function normalizeForMatching(text: string): string {
  * always the language of its greeting, and patterns of different languages do not collide.
  */
 export function findGreetings(text: string): GreetingMatch[] {
+  return [...greetingsIn(normalizeForMatching(text))].map(({ kind, name }) => ({ kind, name }));
+}
+
+/**
+ * The text normalised, with every word a self-introduction captured blanked out: the text a
+ * speaker mentions names in. "This is Diane" names the speaker, so under mention asymmetry
+ * (who says the other party's name is the other party) it would point the wrong way; this
+ * holds inside the greeting window and after it ("this is Diane again" at minute 3).
+ */
+export function withoutSelfIntroductions(text: string): string {
   const normalized = normalizeForMatching(text);
-  const matches: GreetingMatch[] = [];
-  for (const table of Object.values(greetingPatterns)) {
-    for (const { kind, pattern } of table) {
-      for (const match of normalized.matchAll(pattern)) {
-        const captured = match.groups?.['name'];
-        if (captured) matches.push({ kind, name: captured });
-      }
-    }
+  let blanked = normalized;
+  for (const { kind, start, end } of greetingsIn(normalized)) {
+    if (kind === 'SELF') blanked = blanked.slice(0, start) + ' '.repeat(end - start) + blanked.slice(end);
   }
-  return matches;
+  return blanked.replace(/ +/g, ' ').trim();
 }

@@ -5,21 +5,30 @@ import {
 } from '../../domain/transcripts/transcriptSchema.js';
 import { cleanTextOf } from '../normalization/buildTranscript.js';
 import { createNameMatcher, type NameMatcher, type Party } from './createNameMatcher.js';
-import { findGreetings } from './greetingPatterns.js';
+import { findGreetings, normalizeForMatching, withoutSelfIntroductions } from './greetingPatterns.js';
 
 type Confidence = (typeof speakerConfidences)[number];
 type LabelSource = (typeof labelSources)[number];
 
-export type VoiceMatchStatus = 'DISABLED' | 'MATCHED' | 'NO_MATCH' | 'AMBIGUOUS' | 'FAILED';
+/**
+ * `DISABLED`: the feature is off. `NO_PROFILE`: on, but the user has recorded no profile.
+ * `MATCHED`, `NO_MATCH`, `AMBIGUOUS`: compared, per the specification's table. `FAILED`: on and a
+ * profile exists, but the comparison could not be made (no model, a model error): soft.
+ */
+export type VoiceMatchStatus = 'DISABLED' | 'NO_PROFILE' | 'MATCHED' | 'NO_MATCH' | 'AMBIGUOUS' | 'FAILED';
 
 export interface VoiceMatchOutcome {
   status: VoiceMatchStatus;
-  /** The best-scoring speaker (`spk_N`); for `MATCHED`, the user. */
+  /** For `MATCHED`: the user's speaker (`spk_N`). */
   speakerId?: string;
-  /** That speaker's score in [0, 1]. */
+  /** For `MATCHED`: that speaker's score in [0, 1]. */
   score?: number;
   /** How sure a `MATCHED` outcome is. Defaults to `"MEDIUM"`. */
   confidence?: 'HIGH' | 'MEDIUM';
+  /** Each compared speaker's score in [0, 1], by speaker id: their `voiceMatchScore`. */
+  scores?: Record<string, number>;
+  /** Why the comparison was skipped or gave nothing, for `speakerResolution.warnings`. */
+  warning?: string;
 }
 
 export interface SpeakerResolutionInput {
@@ -27,7 +36,11 @@ export interface SpeakerResolutionInput {
   userDisplayName?: string;
   /** The upload metadata: `contactName`, `phoneNumber` and `direction` are used. */
   metadata: CallMetadata;
-  /** The channel the user's side was recorded on; left is `SPEAKER_00`, right `SPEAKER_01`. */
+  /**
+   * The channel the recorder puts the user's side on. Used only when the transcript was
+   * diarized by channel (left is `SPEAKER_00`, right `SPEAKER_01`); otherwise the speaker ids
+   * are the model's, numbered by first appearance, and the channel says nothing about them.
+   */
   stereoUserChannel?: 'left' | 'right';
   /** The voice-match outcome. Defaults to `{ status: "DISABLED" }`. */
   voiceMatch?: VoiceMatchOutcome;
@@ -43,31 +56,57 @@ interface Assignment {
 export const greetingWindow = { segmentsPerSpeaker: 3, seconds: 30 } as const;
 
 const channelSpeakers = { left: 'SPEAKER_00', right: 'SPEAKER_01' } as const;
+/** The `diarizationModel` of a transcript diarized by channel, as `diarizeRecording` names it. */
+const channelDiarizationModel = 'stereo-channels';
 const otherRole = (role: Party): Party => (role === 'USER' ? 'CONTACT' : 'USER');
 
 /**
- * Names the speakers of a transcript from the evidence, in the specification's order; the first
- * layer that decides wins, and later layers only fill what is still open:
+ * Names the speakers of a transcript from the evidence, in the specification's order (layers 2
+ * and 6 are additions it does not place); the first layer that decides wins, and later layers
+ * only fill what is still open:
  *
  * 1. Voice match: `MATCHED` makes its speaker USER (VOICE_EMBEDDING, the match's confidence and
- *    score). `AMBIGUOUS`, `NO_MATCH`, `FAILED` and `DISABLED` assign nothing.
- * 2. Greeting (HIGH, GREETING_MATCH), in the {@link greetingWindow}: a self-introduction ("this is
- *    Diane") names the speaker, an address ("hello Sheila") the other one of two. Claims that
- *    contradict each other are dropped. The only layer for a third or later speaker.
- * 3. Mention asymmetry (two speakers, MEDIUM, NAME_MENTION): who says the other party's name is
+ *    score). `AMBIGUOUS`, `NO_MATCH`, `FAILED`, `NO_PROFILE` and `DISABLED` assign nothing.
+ * 2. Named speakers (HIGH, USER_PROFILE / CONTACT_METADATA): a speaker that arrives named, as a
+ *    supplied transcript may name it in `sourceSpeakerId`, by a strict match on a supplied name
+ *    (see {@link namedSpeakers}). Diarization's `SPEAKER_NN` never matches.
+ * 3. Greeting (HIGH, GREETING_MATCH), in the {@link greetingWindow}: a self-introduction ("this is
+ *    Diane") names the speaker, an address ("hello Sheila") the other one of two. A possessive
+ *    names no one here ("this is Robert's office" is said by whoever answers for Robert). Claims
+ *    that contradict each other are dropped. Layers 2 and 3 are the only ones for a third or
+ *    later speaker.
+ * 4. Mention asymmetry (two speakers, MEDIUM, NAME_MENTION): who says the other party's name is
  *    the other party. When both speakers mention both names: AMBIGUOUS, nothing assigned, a warning.
- * 4. By elimination (MEDIUM): one of two resolved, the other takes the remaining role.
- * 5. Stereo channel (MEDIUM, POSITIONAL_FALLBACK): the speaker on the user's channel is USER.
- * 6. Direction tiebreaker (LOW, POSITIONAL_FALLBACK, `usedDirection`): on an OUTGOING call the
+ *    A possessive is a mention ("Robert's office"). A self-introduction is not, in the greeting
+ *    window or after it: "this is Diane again" at minute 3 names the speaker, so as a mention
+ *    it would give the speaker the opposite role. It is no evidence at all after the window
+ *    either, since there the same words often point at someone else ("it's Sheila who signs").
+ * 5. By elimination (MEDIUM): one of two resolved, the other takes the remaining role.
+ * 6. Stereo channel (MEDIUM, POSITIONAL_FALLBACK), only on a transcript diarized by channel: the
+ *    speaker on the user's channel is USER. A fact of the recording, not a guess by order, so
+ *    above LOW; not HIGH, since it rests on the recorder's configuration, which no call checks
+ *    and a reader cannot see in the transcript.
+ * 7. Direction tiebreaker (LOW, POSITIONAL_FALLBACK, `usedDirection`): on an OUTGOING call the
  *    first speaker is the one answering, the CONTACT; on an INCOMING call the first speaker is
  *    the user answering. A one-speaker OUTGOING call is the user (a message left, one side
  *    recorded); a one-speaker INCOMING call stays UNKNOWN.
- * 7. Positional fallback (two speakers, LOW): the first speaker is USER, the second CONTACT.
- * 8. Labels: the USER is labelled `userDisplayName`, the CONTACT `metadata.contactName`, or when
+ * 8. Positional fallback (two speakers, LOW): the first speaker is USER, the second CONTACT.
+ * 9. Labels: the USER is labelled `userDisplayName`, the CONTACT `metadata.contactName`, or when
  *    that is missing "Contact …4567" from the last four digits of the phone number (PHONE_FALLBACK;
  *    only for numbers longer than four digits, so the whole number is never shown). A speaker
  *    without a role, or a role without a name, keeps "Speaker N". A name is only ever put on a
  *    speaker some layer gave that role: metadata alone never names anyone.
+ *
+ * `confidence` is always that of the layer that decided the role; `labelSource` names that
+ * layer, as the specification does for a voice match whose label is the profile's name. The
+ * one exception is PHONE_FALLBACK, which replaces the layer's source because the label is then
+ * a number, not a name; it adds no evidence, so the confidence stays the layer's. A LOW guess
+ * keeps POSITIONAL_FALLBACK with the phone label (`usedPhoneFallback` tells), because the
+ * specification pairs LOW only with POSITIONAL_FALLBACK or DIARIZATION.
+ * USER_PROFILE and CONTACT_METADATA ("strict text match on the supplied names") are only layer
+ * 2's: not every speaker labelled with the profile's or the metadata's name, since every name
+ * put on a speaker comes from there, and that would hide which evidence placed it (and pair LOW
+ * with them); a name said in the text is already GREETING_MATCH or NAME_MENTION.
  *
  * Names match case-insensitively, ignoring punctuation and accents, and a first name matches a
  * full name (see {@link createNameMatcher}). Returns a new transcript; the input is not changed.
@@ -89,6 +128,10 @@ export function resolveSpeakers(transcript: Transcript, input: SpeakerResolution
       assign(voice.speakerId, { role: 'USER', confidence: voice.confidence ?? 'MEDIUM', labelSource: 'VOICE_EMBEDDING' });
     } else warnings.push('voice_match_speaker_unknown: the matched speaker is not in the transcript');
   } else if (voice.status === 'AMBIGUOUS') warnings.push('voice_match_ambiguous: more than one speaker matched the voice profile');
+
+  for (const [speakerId, role] of namedSpeakers(transcript.speakers, input)) {
+    assign(speakerId, { role, confidence: 'HIGH', labelSource: role === 'USER' ? 'USER_PROFILE' : 'CONTACT_METADATA' });
+  }
 
   for (const [speakerId, role] of greetingClaims(transcript.segments, speakerIds, names, warnings)) {
     assign(speakerId, { role, confidence: 'HIGH', labelSource: 'GREETING_MATCH' });
@@ -138,6 +181,26 @@ export function resolveSpeakers(transcript: Transcript, input: SpeakerResolution
 }
 
 /**
+ * Speakers that arrive named: speaker → role, for a `sourceSpeakerId` that is the user's display
+ * name or the contact's name, whole, ignoring case, accents and punctuation ("diane smith" for
+ * "Diane Smith"). Strict, unlike greetings and mentions: a first name alone ("Diane") is not
+ * enough, since an id names the speaker outright and a partial match has no words around it to
+ * confirm it. A name both parties have names neither.
+ */
+function namedSpeakers(speakers: readonly Speaker[], input: SpeakerResolutionInput): Map<string, Party> {
+  const user = normalizeForMatching(input.userDisplayName ?? '');
+  const contact = normalizeForMatching(input.metadata.contactName ?? '');
+  const named = new Map<string, Party>();
+  if (user === contact) return named;
+  for (const speaker of speakers) {
+    const id = normalizeForMatching(speaker.sourceSpeakerId);
+    if (id !== '' && id === user) named.set(speaker.speakerId, 'USER');
+    else if (id !== '' && id === contact) named.set(speaker.speakerId, 'CONTACT');
+  }
+  return named;
+}
+
+/**
  * Greeting claims: speaker → role. A claim survives only when its speaker is claimed for one
  * role and its role for one speaker; an address names the other speaker, so it needs exactly two.
  */
@@ -167,7 +230,9 @@ function greetingClaims(segments: readonly Segment[], speakerIds: readonly strin
 
 /** The first speaker's role by who mentions whom, `AMBIGUOUS` when both mention both names. */
 function mentionEvidence(segments: readonly Segment[], first: string, second: string, names: NameMatcher): Party | 'AMBIGUOUS' | undefined {
-  const mentionsOf = (speakerId: string) => names.partiesMentionedIn(segments.filter((segment) => segment.speakerId === speakerId).map(({ text }) => text).join(' '));
+  const mentionsOf = (speakerId: string) => names.partiesMentionedIn(
+    segments.filter((segment) => segment.speakerId === speakerId).map(({ text }) => withoutSelfIntroductions(text)).join(' '),
+  );
   const byFirst = mentionsOf(first);
   const bySecond = mentionsOf(second);
   if (byFirst.size === 2 && bySecond.size === 2) return 'AMBIGUOUS';
@@ -178,8 +243,9 @@ function mentionEvidence(segments: readonly Segment[], first: string, second: st
   return firstIsUser ? 'USER' : 'CONTACT';
 }
 
+/** The user's speaker by channel, when the transcript was diarized by channel and a channel is known. */
 function userSpeakerByChannel(transcript: Transcript, channel: 'left' | 'right' | undefined): string | undefined {
-  if (!channel) return undefined;
+  if (!channel || transcript.pipeline.diarizationModel !== channelDiarizationModel) return undefined;
   return transcript.speakers.find((speaker) => speaker.sourceSpeakerId === channelSpeakers[channel])?.speakerId;
 }
 
@@ -203,7 +269,7 @@ function applyAssignments(
     const fallbackName = `Speaker ${index + 1}`;
     const assignment = assigned.get(speaker.speakerId);
     const voiceFields = {
-      voiceMatchScore: voiceTried && voice.speakerId === speaker.speakerId && voice.score !== undefined ? voice.score : null,
+      voiceMatchScore: voiceTried ? voice.scores?.[speaker.speakerId] ?? (voice.speakerId === speaker.speakerId ? voice.score : undefined) ?? null : null,
       voiceProfileMatched: voiceTried ? voice.status === 'MATCHED' && voice.speakerId === speaker.speakerId : null,
     };
     if (!assignment) {
@@ -217,7 +283,9 @@ function applyAssignments(
     if (name) used[assignment.role === 'USER' ? 'user' : 'contact'] = true;
     else if (assignment.role === 'CONTACT' && contactPhoneLabel) {
       name = contactPhoneLabel;
-      labelSource = 'PHONE_FALLBACK';
+      // The number labels the contact but is no evidence for the role: the confidence stays the
+      // layer's, and a LOW guess keeps POSITIONAL_FALLBACK, the only source LOW goes with.
+      if (assignment.confidence !== 'LOW') labelSource = 'PHONE_FALLBACK';
       used.phone = true;
     }
     return {
@@ -245,7 +313,7 @@ function applyAssignments(
     // Diarization may have heard speakers who said no recognised word; keep the larger count.
     totalSpeakerCount: Math.max(transcript.speakerResolution.totalSpeakerCount, speakers.length),
     resolvedSpeakerCount: speakers.filter((speaker) => speaker.role !== 'UNKNOWN').length,
-    warnings: [...new Set([...transcript.speakerResolution.warnings, ...outcome.warnings])],
+    warnings: [...new Set([...transcript.speakerResolution.warnings, ...(voice.warning ? [voice.warning] : []), ...outcome.warnings])],
   };
   return {
     ...transcript,

@@ -1,20 +1,26 @@
 import { Value } from 'typebox/value';
 import { describe, expect, test } from 'vitest';
 import type { CallMetadata } from '../../../src/domain/calls/callTypes.js';
-import { TranscriptSchema, type Transcript } from '../../../src/domain/transcripts/transcriptSchema.js';
+import { TranscriptSchema, type Speaker, type Transcript } from '../../../src/domain/transcripts/transcriptSchema.js';
 import { resolveSpeakers, type SpeakerResolutionInput } from '../../../src/pipeline/speakers/resolveSpeakers.js';
 import { callOf, type Turn } from './speakerTestCalls.js';
 
 const names = { userDisplayName: 'Diane Smith', metadata: { contactName: 'Sheila Jones' } };
 
 /** Resolves a call, checking every result against the schema. */
-function resolve(turns: readonly Turn[], input: Partial<SpeakerResolutionInput> & { metadata?: CallMetadata } = names): Transcript {
-  const resolved = resolveSpeakers(callOf(turns), { metadata: {}, ...input });
+function resolve(
+  turns: readonly Turn[], input: Partial<SpeakerResolutionInput> & { metadata?: CallMetadata } = names, call: Parameters<typeof callOf>[1] = {},
+): Transcript {
+  const resolved = resolveSpeakers(callOf(turns, call), { metadata: {}, ...input });
   expect(Value.Check(TranscriptSchema, resolved)).toBe(true);
   return resolved;
 }
 const rolesOf = (transcript: Transcript) => transcript.speakers.map(({ role, labelSource, confidence }) => [role, labelSource, confidence]);
 const labelsOf = (transcript: Transcript) => transcript.speakers.map(({ label }) => label);
+const outgoing = { ...names, metadata: { ...names.metadata, direction: 'OUTGOING' as const } };
+/** Three turns each, the last starting before 30 s: whatever follows from 30 s on is past the greeting window. */
+const opening: Turn[] = [['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi, about the order.'], ['SPEAKER_00', 'Which one?'],
+  ['SPEAKER_01', 'From Monday.'], ['SPEAKER_00', 'Right.'], ['SPEAKER_01', 'Yes.']];
 
 describe('resolveSpeakers: greetings', () => {
   test('a self-introduction names its speaker (HIGH), the other follows by elimination (MEDIUM)', () => {
@@ -62,11 +68,27 @@ describe('resolveSpeakers: greetings', () => {
     expect(labelsOf(transcript)).toEqual(['Diane Smith', 'José García']);
   });
 
-  test('a greeting after the opening (past 30 s and the first 3 turns) is no evidence', () => {
-    const late: Turn[] = [['SPEAKER_00', 'Yes.'], ['SPEAKER_01', 'Okay.'], ['SPEAKER_00', 'Sure.'], ['SPEAKER_01', 'Right.'],
-      ['SPEAKER_00', 'Fine.'], ['SPEAKER_01', 'Good.'], ['SPEAKER_00', 'By the way, this is Sheila.', 40]];
-    // As a greeting it would make speaker 1 the contact; as a plain mention of the contact's name, the user.
-    expect(resolve(late).speakers[0]).toMatchObject({ role: 'USER', labelSource: 'NAME_MENTION', confidence: 'MEDIUM' });
+  // On this outgoing call speaker 1 answers and is the contact, Sheila. Past the window her
+  // self-introduction is no greeting, and no mention of the other party either (which would make
+  // her the user): the direction decides.
+  test.each([
+    'By the way, this is Sheila.', 'Sorry, the line dropped, this is Sheila again.', 'Sheila here, by the way.',
+    "It's Sheila Jones again.", 'Sheila speaking, can you hear me?',
+  ])('a self-introduction past the greeting window is no evidence: "%s"', (late) => {
+    const transcript = resolve([...opening, ['SPEAKER_00', late, 180]], outgoing);
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'POSITIONAL_FALLBACK', 'LOW'], ['USER', 'POSITIONAL_FALLBACK', 'LOW']]);
+    expect(transcript.speakerResolution.usedDirection).toBe(true);
+  });
+
+  test('past the greeting window, a self-introduction leaves the other speaker\'s mentions to decide', () => {
+    // Without direction the positional guess would make speaker 1 the user.
+    const transcript = resolve([...opening, ['SPEAKER_00', 'Hi, this is Sheila again.', 180], ['SPEAKER_01', 'Thanks, Sheila, I will send it.']]);
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'NAME_MENTION', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
+  });
+
+  test('past the greeting window, an address is still a mention of the other party', () => {
+    const transcript = resolve([...opening, ['SPEAKER_00', 'Hello Diane, are you still there?', 180]], outgoing);
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'NAME_MENTION', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
   });
 
   test('contradicting greetings are dropped with a warning', () => {
@@ -80,6 +102,39 @@ describe('resolveSpeakers: mentions, elimination, direction, position', () => {
   test('mention asymmetry: who says the contact\'s name is the user (MEDIUM)', () => {
     const transcript = resolve([['SPEAKER_00', 'Good morning.'], ['SPEAKER_01', 'Thanks, sheila, I will send it.'], ['SPEAKER_00', 'Great.']]);
     expect(rolesOf(transcript)).toEqual([['CONTACT', 'NAME_MENTION', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
+  });
+
+  // Speaker 2 speaks of the contact: it is the user, against the positional guess.
+  test.each([
+    ["Hi, is this Sheila's phone?"], ['Hi, is this Sheila’s phone?'], ["I have Sheila Jones's report here."], ["Sheila's, right?"],
+  ])('a possessive is a mention: "%s"', (phrase) => {
+    const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', phrase]]);
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'NAME_MENTION', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
+  });
+
+  test('a possessive of a name ending in s ("James\'") is a mention', () => {
+    const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', "I'm calling about James' invoice."]], { userDisplayName: 'Diane', metadata: { contactName: 'James Carter' } });
+    expect(transcript.speakers.map(({ role }) => role)).toEqual(['CONTACT', 'USER']);
+  });
+
+  // Said by whoever answers for the contact, on an outgoing call: no greeting naming the speaker
+  // Robert, and no mention (which would make the answering side the user); the direction decides.
+  test.each([
+    ["Hi, this is Robert's office."], ["This is Robert Miller's office, how can I help?"], ["Good morning, Robert Miller's office."],
+    ["Robert's phone, hello?"], ["You've reached Robert's voicemail."],
+  ])('a line announcement is neither a greeting nor a mention: "%s"', (phrase) => {
+    const transcript = resolve([['SPEAKER_00', phrase], ['SPEAKER_01', 'Hi, I need the invoice, please.']],
+      { userDisplayName: 'Diane', metadata: { contactName: 'Robert Miller', direction: 'OUTGOING' } });
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'POSITIONAL_FALLBACK', 'LOW'], ['USER', 'POSITIONAL_FALLBACK', 'LOW']]);
+  });
+
+  test.each([
+    ['Marco Díaz', 'Ah sí, lo lleva Marcos, mi compañero.'],
+    ['Diane', 'Ich habe Dianes Bericht gelesen.'],
+  ])('no possessive without the apostrophe: "%s" is not mentioned in "%s"', (contactName, phrase) => {
+    const transcript = resolve([['SPEAKER_00', '¿Diga?'], ['SPEAKER_01', 'Llamo por el pedido.'], ['SPEAKER_00', phrase]],
+      { userDisplayName: 'Elena', metadata: { contactName, direction: 'OUTGOING' } });
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'POSITIONAL_FALLBACK', 'LOW'], ['USER', 'POSITIONAL_FALLBACK', 'LOW']]);
   });
 
   test('AMBIGUOUS when both speakers mention both names: nothing assigned, a warning', () => {
@@ -102,10 +157,28 @@ describe('resolveSpeakers: mentions, elimination, direction, position', () => {
     expect(transcript.speakerResolution.usedDirection).toBe(usedDirection);
   });
 
-  test('the stereo user channel decides before the direction (MEDIUM)', () => {
-    const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi.']], { ...names, stereoUserChannel: 'right', metadata: { ...names.metadata, direction: 'INCOMING' } });
+  const incomingOnRight = { ...names, stereoUserChannel: 'right' as const, metadata: { ...names.metadata, direction: 'INCOMING' as const } };
+
+  test('the stereo user channel decides before the direction (MEDIUM) on a transcript diarized by channel', () => {
+    const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi.']], incomingOnRight, { diarizedByChannel: true });
     expect(rolesOf(transcript)).toEqual([['CONTACT', 'POSITIONAL_FALLBACK', 'MEDIUM'], ['USER', 'POSITIONAL_FALLBACK', 'MEDIUM']]);
     expect(transcript.speakerResolution.usedDirection).toBe(false);
+  });
+
+  test('the stereo user channel is ignored when the speakers came from the model, not the channels', () => {
+    const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi.']], incomingOnRight);
+    expect(rolesOf(transcript)).toEqual([['USER', 'POSITIONAL_FALLBACK', 'LOW'], ['CONTACT', 'POSITIONAL_FALLBACK', 'LOW']]);
+    expect(transcript.speakerResolution.usedDirection).toBe(true);
+  });
+
+  test('the stereo user channel names a lone speaker on it the user', () => {
+    const transcript = resolve([['SPEAKER_01', 'Please call me back.']], incomingOnRight, { diarizedByChannel: true });
+    expect(rolesOf(transcript)).toEqual([['USER', 'POSITIONAL_FALLBACK', 'MEDIUM']]);
+  });
+
+  test('mentions beat the stereo channel', () => {
+    const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Thanks, Diane, about the order.']], incomingOnRight, { diarizedByChannel: true });
+    expect(rolesOf(transcript)).toEqual([['USER', 'NAME_MENTION', 'MEDIUM'], ['CONTACT', 'NAME_MENTION', 'MEDIUM']]);
   });
 
   test('precedence: a greeting beats mentions and direction', () => {
@@ -125,11 +198,39 @@ describe('resolveSpeakers: mentions, elimination, direction, position', () => {
 describe('resolveSpeakers: labels', () => {
   test('phone fallback: the contact is labelled by the last four digits, the number never appears', () => {
     const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi, this is Diane.']], { userDisplayName: 'Diane', metadata: { phoneNumber: '+1 (555) 123-4567' } });
-    expect(transcript.speakers[0]).toMatchObject({ role: 'CONTACT', label: 'Contact …4567', displayName: 'Contact …4567', labelSource: 'PHONE_FALLBACK' });
+    // The role came by elimination: its MEDIUM confidence stays.
+    expect(transcript.speakers[0]).toMatchObject({ role: 'CONTACT', label: 'Contact …4567', displayName: 'Contact …4567', labelSource: 'PHONE_FALLBACK', confidence: 'MEDIUM' });
     expect(transcript.speakerResolution).toMatchObject({ usedPhoneFallback: true, usedContactName: false });
     const json = JSON.stringify(transcript);
     for (const fragment of ['5551234567', '123-4567', '555', '1234567']) expect(json).not.toContain(fragment);
     expect(transcript.cleanText).toContain('Contact …4567: Hello?');
+  });
+
+  test('phone fallback keeps the confidence of the layer that decided the role', () => {
+    const byMention = resolve([['SPEAKER_00', 'Thanks, Diane, noted.'], ['SPEAKER_01', 'Great.']], { userDisplayName: 'Diane', metadata: { phoneNumber: '555-0199' } });
+    expect(rolesOf(byMention)).toEqual([['CONTACT', 'PHONE_FALLBACK', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
+    const byChannel = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi.']], { userDisplayName: 'Diane', stereoUserChannel: 'right', metadata: { phoneNumber: '555-0199' } }, { diarizedByChannel: true });
+    expect(rolesOf(byChannel)).toEqual([['CONTACT', 'PHONE_FALLBACK', 'MEDIUM'], ['USER', 'POSITIONAL_FALLBACK', 'MEDIUM']]);
+  });
+
+  test('phone fallback on a LOW guess: the label is the number\'s, the source stays POSITIONAL_FALLBACK (LOW goes with no other)', () => {
+    const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi, about the table.']], { userDisplayName: 'Diane', metadata: { phoneNumber: '555-0199', direction: 'OUTGOING' } });
+    expect(transcript.speakers.map(({ role, label, labelSource, confidence }) => [role, label, labelSource, confidence]))
+      .toEqual([['CONTACT', 'Contact …0199', 'POSITIONAL_FALLBACK', 'LOW'], ['USER', 'Diane', 'POSITIONAL_FALLBACK', 'LOW']]);
+    expect(transcript.speakerResolution).toMatchObject({ usedPhoneFallback: true, usedDirection: true });
+  });
+
+  // The spec's voice rule keeps VOICE_EMBEDDING when the profile's name is filled in; so does every
+  // layer: USER_PROFILE and CONTACT_METADATA are for speakers that arrive named (below).
+  test.each<[layer: string, turns: Turn[], extra: Partial<SpeakerResolutionInput>, sources: Speaker['labelSource'][]]>([
+    ['a greeting', [['SPEAKER_00', 'Hi, this is Diane.'], ['SPEAKER_01', 'Hello.']], {}, ['GREETING_MATCH', 'BY_ELIMINATION']],
+    ['mentions', [['SPEAKER_00', 'Okay Sheila, noted.'], ['SPEAKER_01', 'Thanks.']], {}, ['NAME_MENTION', 'NAME_MENTION']],
+    ['the direction', [['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi.']], {}, ['POSITIONAL_FALLBACK', 'POSITIONAL_FALLBACK']],
+    ['a voice match', [['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi.']], { voiceMatch: { status: 'MATCHED', speakerId: 'spk_0', score: 0.9 } }, ['VOICE_EMBEDDING', 'BY_ELIMINATION']],
+  ])('names from the profile and the metadata keep the source of %s, not USER_PROFILE or CONTACT_METADATA', (_layer, turns, extra, sources) => {
+    const transcript = resolve(turns, { ...outgoing, ...extra });
+    expect(transcript.speakers.map(({ labelSource }) => labelSource)).toEqual(sources);
+    expect(labelsOf(transcript).every((label) => label === 'Diane Smith' || label === 'Sheila Jones')).toBe(true);
   });
 
   test('a number of four digits or fewer is not shown', () => {
@@ -147,6 +248,24 @@ describe('resolveSpeakers: labels', () => {
       const json = JSON.stringify(transcript);
       for (const name of ['Sheila', 'Jones', 'Diane Smith', 'Bob"']) expect(json).not.toContain(name);
     }
+  });
+});
+
+describe('resolveSpeakers: speakers that arrive named', () => {
+  test('a source speaker id that is a supplied name, whole: USER_PROFILE / CONTACT_METADATA (HIGH), before greetings and direction', () => {
+    const transcript = resolve([['sheila JONES', 'Hello? This is Diane speaking.'], ['B', 'Hi.']], { ...names, metadata: { ...names.metadata, direction: 'INCOMING' } });
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'CONTACT_METADATA', 'HIGH'], ['USER', 'BY_ELIMINATION', 'MEDIUM']]);
+    expect(labelsOf(transcript)).toEqual(['Sheila Jones', 'Diane Smith']);
+    const both = resolve([['Diane Smith', 'Hello?'], ['Sheila Jones', 'Hi.'], ['SPEAKER_02', 'Hi all.']]);
+    expect(rolesOf(both)).toEqual([['USER', 'USER_PROFILE', 'HIGH'], ['CONTACT', 'CONTACT_METADATA', 'HIGH'], ['UNKNOWN', 'DIARIZATION', 'LOW']]);
+  });
+
+  test.each([
+    ['a first name alone', 'Diane', names],
+    ['a name both parties have', 'Alex Kim', { userDisplayName: 'Alex Kim', metadata: { contactName: 'alex kim' } }],
+  ])('%s names no one', (_case, id, input) => {
+    const transcript = resolve([[id, 'Hello?'], ['B', 'Hi.']], input);
+    expect(transcript.speakers.map(({ labelSource }) => labelSource)).toEqual(['POSITIONAL_FALLBACK', 'POSITIONAL_FALLBACK']);
   });
 });
 

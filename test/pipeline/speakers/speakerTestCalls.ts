@@ -7,9 +7,10 @@ export type Turn = [speaker: string, text: string, startSeconds?: number];
 
 /**
  * A transcript built the way the pipeline builds it, from turns laid out one after another
- * (0.3 s per word, 3 s apart so every turn is its own segment).
+ * (0.3 s per word, 3 s apart so every turn is its own segment). `diarizedByChannel` gives it the
+ * provenance of a stereo file diarized per channel (left `SPEAKER_00`, right `SPEAKER_01`).
  */
-export function callOf(turns: readonly Turn[]): Transcript {
+export function callOf(turns: readonly Turn[], { diarizedByChannel = false }: { diarizedByChannel?: boolean } = {}): Transcript {
   const words: AlignedWord[] = [];
   let time = 0;
   for (const [speaker, text, startSeconds] of turns) {
@@ -25,7 +26,10 @@ export function callOf(turns: readonly Turn[]): Transcript {
     createdAt: Date.UTC(2026, 10, 22, 10, 0, 0),
     durationSeconds: time,
     words,
-    diarization: { provider: 'onnxruntime', model: 'segmentation.onnx', speakerCount: new Set(turns.map(([speaker]) => speaker)).size },
+    diarization: {
+      ...(diarizedByChannel ? { provider: 'callscope', model: 'stereo-channels' } : { provider: 'onnxruntime', model: 'segmentation.onnx' }),
+      speakerCount: new Set(turns.map(([speaker]) => speaker)).size,
+    },
     transcription: { language: 'en', provider: 'whisper.cpp', model: 'whisper.bin' },
   });
 }
