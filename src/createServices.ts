@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from './config/configSchema.js';
 import { ActionItemRepository } from './domain/actions/ActionItemRepository.js';
 import { ArtifactRepository } from './domain/artifacts/ArtifactRepository.js';
@@ -8,9 +9,11 @@ import { QueueSignal } from './domain/calls/QueueSignal.js';
 import { IdempotencyRepository } from './domain/idempotency/IdempotencyRepository.js';
 import { SettingsRepository } from './domain/settings/SettingsRepository.js';
 import { UserRepository } from './domain/users/UserRepository.js';
+import { VoiceProfileRepository } from './domain/voiceProfiles/VoiceProfileRepository.js';
 import { RateLimiter } from './http/RateLimiter.js';
 import { TokenVerifier } from './http/auth/TokenVerifier.js';
 import { systemClock, type Clock } from './infrastructure/clock.js';
+import { EmbeddingCipher } from './infrastructure/crypto/EmbeddingCipher.js';
 import { openDatabase, type DatabaseHandle } from './infrastructure/database/openDatabase.js';
 import { databaseCheck, diskSpaceCheck, modelsCheck, type ReadinessCheck } from './infrastructure/health/readinessChecks.js';
 import { Metrics } from './infrastructure/metrics/Metrics.js';
@@ -27,6 +30,8 @@ export interface Services {
   actionItems: ActionItemRepository;
   artifacts: ArtifactRepository;
   idempotency: IdempotencyRepository;
+  /** Voice profiles; their embeddings are encrypted with the key in `SERVICE_VOICE_KEY_FILE`. */
+  voiceProfiles: VoiceProfileRepository;
   settings: SettingsRepository;
   processingStatistics: ProcessingStatistics;
   cursor: CallCursor;
@@ -62,6 +67,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     actionItems: new ActionItemRepository(database.db),
     artifacts: new ArtifactRepository(database.db),
     idempotency: new IdempotencyRepository(database.db),
+    voiceProfiles: new VoiceProfileRepository(database.db, () => EmbeddingCipher.fromKeyFile(voiceKeyFileOf(config))),
     settings,
     processingStatistics: new ProcessingStatistics(database.db),
     cursor: new CallCursor(settings.secret('cursor_signing_key', clock())),
@@ -72,4 +78,9 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     readinessChecks: { database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config) },
     close: () => database.close(),
   };
+}
+
+/** Where the key that encrypts voice embeddings lives. */
+export function voiceKeyFileOf(config: Pick<Config, 'SERVICE_VOICE_KEY_FILE' | 'DATA_DIR'>): string {
+  return config.SERVICE_VOICE_KEY_FILE ?? join(config.DATA_DIR, 'keys', 'voice-embeddings.key');
 }

@@ -1,7 +1,7 @@
 import type { PipelineRun } from '../processing/CallPipeline.js';
 import type { StageDefinition } from '../processing/CallRun.js';
 import type { StageContext } from '../pipeline/StageContext.js';
-import { workerTaskImplementations } from '../infrastructure/workers/workerTasks.js';
+import { inProcessStageContext } from '../infrastructure/workers/inProcessStageContext.js';
 
 export interface LocalRunOptions {
   /** Aborts the running stage (e.g. on Ctrl-C). */
@@ -22,11 +22,8 @@ export class LocalPipelineRun implements PipelineRun {
 
   /** The context a stage gets, also for calling a stage function directly. */
   contextFor(stageName: string): StageContext {
-    return {
-      signal: this.options.signal ?? new AbortController().signal,
-      reportProgress: (fraction) => this.options.onProgress?.(stageName, fraction),
-      runInWorker: (name, input) => (workerTaskImplementations[name] as (value: typeof input) => Promise<never>)(input),
-    };
+    const { signal, onProgress } = this.options;
+    return inProcessStageContext({ ...(signal ? { signal } : {}), ...(onProgress ? { onProgress: (fraction: number) => onProgress(stageName, fraction) } : {}) });
   }
 
   stage<T>(definition: StageDefinition, work: (context: StageContext) => Promise<T>): Promise<T> {

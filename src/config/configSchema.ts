@@ -51,6 +51,15 @@ export const ConfigSchema = Type.Object({
   MAX_AUDIO_DURATION_SECONDS: Type.Integer({ minimum: 60, default: 7200, description: 'Longest recording processed, seconds; longer ones fail with a clear reason. Defaults to `7200` (2 h).' }),
   AUDIO_RETENTION_DAYS: Type.Integer({ minimum: 0, default: 30, description: 'Days the original and cleaned audio of a finished call are kept (for reprocessing); 0 keeps them until the call is deleted. Defaults to `30`.' }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 20, description: 'On SIGTERM, how long calls in flight may finish before they are handed back to the queue, seconds. Defaults to `20`.' }),
+
+  SERVICE_VOICE_EMBEDDING_ENABLED: Type.Boolean({ default: false, description: 'Offer voice profiles (`/api/users/me/voice-profile`) and match them against call speakers; needs `EMBEDDING_MODEL`. Off: those endpoints answer 404 `feature_not_available` and transcripts say `voiceMatchStatus: DISABLED`. Defaults to `false`.' }),
+  SERVICE_VOICE_SAMPLE_MIN_SECONDS: Type.Number({ minimum: 3, maximum: 600, default: 10, description: 'Shortest voice sample accepted, seconds of decoded audio (the app records 15–45 s). Defaults to `10`.' }),
+  SERVICE_VOICE_SAMPLE_MAX_SECONDS: Type.Number({ minimum: 5, maximum: 600, default: 60, description: 'Longest voice sample accepted, seconds of decoded audio. Defaults to `60`.' }),
+  SERVICE_VOICE_SAMPLE_MAX_SIZE_MB: Type.Number({ exclusiveMinimum: 0, maximum: 100, default: 15, description: 'Largest voice sample upload, MiB (60 s of 48 kHz stereo WAV is 11 MiB). Defaults to `15`.' }),
+  SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD: Type.Number({ minimum: 0, maximum: 1, default: 0.85, description: 'Voice-match score at or above which a speaker is the user with HIGH confidence. Defaults to `0.85`.' }),
+  SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: Type.Number({ minimum: 0, maximum: 1, default: 0.75, description: 'Voice-match score at or above which a speaker is the user with MEDIUM confidence. Defaults to `0.75`.' }),
+  SERVICE_VOICE_CONSENT_VERSION: Type.String({ minLength: 1, maxLength: 64, default: '1', description: 'Version of the consent text the app shows, stamped on each voice profile. Defaults to `1`.' }),
+  SERVICE_VOICE_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'File holding the 32-byte key that encrypts voice embeddings at rest (created, mode 0600, when missing). Unset: `<DATA_DIR>/keys/voice-embeddings.key`.' })),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -39,6 +39,8 @@ function crossFieldProblems(config: Config): string[] {
   if (usesTokens && !config.OIDC_ISSUER) problems.push('OIDC_ISSUER: required when identity-provider tokens are configured (the `iss` claim is always checked)');
   if (config.OIDC_JWKS_URL && config.OIDC_JWKS_FILE) problems.push('OIDC_JWKS_URL and OIDC_JWKS_FILE: set one, not both');
   if (config.IDP_USER_DELETE_URL && !config.IDP_USER_DELETE_URL.includes('{sub}')) problems.push('IDP_USER_DELETE_URL: must contain the placeholder {sub}');
+  if (config.SERVICE_VOICE_SAMPLE_MIN_SECONDS >= config.SERVICE_VOICE_SAMPLE_MAX_SECONDS) problems.push('SERVICE_VOICE_SAMPLE_MIN_SECONDS: must be below SERVICE_VOICE_SAMPLE_MAX_SECONDS');
+  if (config.SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD > config.SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD) problems.push('SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: must not be above SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD');
   return problems;
 }
 

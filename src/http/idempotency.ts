@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyRecord, IdempotencyRepository, StoredResponse } from '../domain/idempotency/IdempotencyRepository.js';
+import type { Services } from '../createServices.js';
 import type { Clock } from '../infrastructure/clock.js';
 import { currentUser } from './auth/authenticate.js';
 import { ApiError } from './errors.js';
@@ -64,35 +65,62 @@ export function assertSameRequest(record: IdempotencyRecord, fingerprint: string
   if (record.fingerprint !== fingerprint) throw new ApiError('idempotency_key_conflict');
 }
 
+export interface IdempotencyDependencies {
+  records: IdempotencyRepository;
+  clock: Clock;
+  /** How long a repeat waits for the first request with its key, ms. */
+  pendingWaitMs: number;
+}
+
+export function idempotencyDependenciesOf(services: Pick<Services, 'idempotency' | 'clock' | 'config'>): IdempotencyDependencies {
+  return { records: services.idempotency, clock: services.clock, pendingWaitMs: services.config.IDEMPOTENCY_WAIT_MS };
+}
+
+export type IdempotencyClaim = { outcome: 'claimed' | 'none' } | { outcome: 'replay'; response: StoredResponse };
+
 /**
- * Idempotency for the JSON mutating routes: the first request with a key runs and its
+ * Claims the request's Idempotency-Key for `fingerprint`: `claimed` (run the request; its
+ * response is stored when it is sent), `replay` (answer with the stored `response`, e.g. with
+ * {@link replayResponse}, once the request's own files are cleaned up) or `none` (no key). Waits
+ * for a concurrent first request; throws 409 on a different request. Streamed routes
+ * (`idempotency: 'custom'`) call it once they know their body's fingerprint.
+ */
+export async function claimIdempotencyKey(dependencies: IdempotencyDependencies, request: FastifyRequest, fingerprint: string): Promise<IdempotencyClaim> {
+  const key = idempotencyKeyOf(request);
+  if (key === undefined) return { outcome: 'none' };
+  const { records, clock, pendingWaitMs } = dependencies;
+  const userId = currentUser(request).id;
+  const deadline = clock() + pendingWaitMs;
+  for (;;) {
+    const claim = records.claim(userId, key, fingerprint, clock());
+    if (claim.claimed) {
+      request.claimedIdempotencyKey = key;
+      return { outcome: 'claimed' };
+    }
+    assertSameRequest(claim.existing, fingerprint);
+    if (claim.existing.state === 'COMPLETE' && claim.existing.statusCode !== null) {
+      return { outcome: 'replay', response: { statusCode: claim.existing.statusCode, body: claim.existing.responseBody } };
+    }
+    if (clock() >= deadline) throw new ApiError('idempotency_key_in_progress');
+    await sleep(pendingPollMs);
+  }
+}
+
+/**
+ * Idempotency for the mutating routes: the first request with a key runs and its
  * response (any status below 500) is stored for 24 hours; repeats get that response back,
  * concurrent repeats wait up to `pendingWaitMs` for it; the same key on a different request is a 409. A 5xx is not
  * stored, so the client's retry runs the request again.
  */
-export function registerIdempotency(app: FastifyInstance, records: IdempotencyRepository, clock: Clock, pendingWaitMs: number): void {
+export function registerIdempotency(app: FastifyInstance, dependencies: IdempotencyDependencies): void {
+  const { records } = dependencies;
   app.decorateRequest('claimedIdempotencyKey', null);
 
   app.addHook('preHandler', async (request, reply) => {
     if (!mutatingMethods.has(request.method) || request.routeOptions.config.idempotency === 'custom') return;
-    const key = idempotencyKeyOf(request);
-    if (key === undefined) return;
-    const userId = currentUser(request).id;
     const fingerprint = requestFingerprint([request.method, request.routeOptions.url, request.params, request.query, request.body ?? null]);
-    const deadline = clock() + pendingWaitMs;
-    for (;;) {
-      const claim = records.claim(userId, key, fingerprint, clock());
-      if (claim.claimed) {
-        request.claimedIdempotencyKey = key;
-        return;
-      }
-      assertSameRequest(claim.existing, fingerprint);
-      if (claim.existing.state === 'COMPLETE' && claim.existing.statusCode !== null) {
-        return replayResponse(reply, { statusCode: claim.existing.statusCode, body: claim.existing.responseBody });
-      }
-      if (clock() >= deadline) throw new ApiError('idempotency_key_in_progress');
-      await sleep(pendingPollMs);
-    }
+    const claim = await claimIdempotencyKey(dependencies, request, fingerprint);
+    if (claim.outcome === 'replay') return replayResponse(reply, claim.response);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -7,6 +7,8 @@ import type { CallPhase, StageDefinition } from './CallRun.js';
 /** Everything the stages of one call may read: typed inputs, no database, no request. */
 export interface PipelineJob {
   callId: string;
+  /** The call's owner (whose voice profile, if any, is matched). */
+  userId: string;
   /** The stored original upload (absolute path). */
   audioPath: string;
   audioFormat: string;

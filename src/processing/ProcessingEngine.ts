@@ -188,6 +188,7 @@ export class ProcessingEngine {
       const user = services.users.findById(call.userId);
       const job: PipelineJob = {
         callId: call.id,
+        userId: call.userId,
         audioPath: services.store.pathOf(call.audioObjectKey),
         audioFormat: call.audioFormat,
         workDir,

@@ -18,7 +18,7 @@ export interface Processing {
  * recovery), its readiness check, and its wake-up on every queued call. Throws
  * {@link ProcessingLockHeld} when another live process already processes this DATA_DIR.
  */
-export function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createProductionPipeline(services.config)): Processing {
+export function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createServicePipeline(services, log)): Processing {
   const lock = new ProcessingLock(services.config.DATA_DIR);
   lock.acquire();
   const pool = new WorkerPool(services.config.WORKER_THREADS, (error) => log.warn({ err: error }, 'worker pool error outside a task'));
@@ -43,4 +43,19 @@ export function startProcessing(services: Services, log: FastifyBaseLogger, pipe
       log.info({ ...stopped, threads: freed.threads, resourcesFreed: freed.resourcesFreed }, 'processing stopped');
     },
   };
+}
+
+/** The production pipeline with the service's voice profiles, and a log line and metric per voice match. */
+export function createServicePipeline(services: Services, log: FastifyBaseLogger): CallPipeline {
+  return createProductionPipeline(services.config, {
+    voiceProfiles: services.voiceProfiles,
+    onVoiceMatch: (callId, outcome) => {
+      services.metrics.voiceMatches.inc({ outcome: outcome.status.toLowerCase() });
+      // Outcome and counts only: no scores, no embeddings.
+      log.info({
+        callId, outcome: outcome.status, ...(outcome.confidence ? { confidence: outcome.confidence } : {}),
+        comparedSpeakers: Object.keys(outcome.scores ?? {}).length,
+      }, 'voice match');
+    },
+  });
 }

@@ -53,3 +53,16 @@ test('callscope transcribe without a whisper model fails with exit 1 and says wh
   expect(failure).toMatchObject({ code: 1 });
   expect((failure as { stderr: string }).stderr).toMatch(/WHISPER_MODEL|whisper model/i);
 }, 60_000);
+
+test('callscope process --voice-sample matches the call against the sample as a voice profile; a refused sample ends with its reason (exit 1)', async () => {
+  const { writeToyVoiceModel, speakerClips } = await import('../pipeline/voice/toyVoiceModel.js');
+  const modelPath = await writeToyVoiceModel(join(scratch, 'toy-voice.onnx'));
+  const env = { EMBEDDING_MODEL: modelPath, SERVICE_VOICE_SAMPLE_MIN_SECONDS: '5' };
+  const { stdout } = await callscope(['process', speakerClips.speaker1b, '--voice-sample', speakerClips.speaker1a], env);
+  const { transcript } = JSON.parse(stdout) as { transcript: { speakerResolution: Record<string, unknown> } };
+  // The structure-only whisper model recognises no words: no transcript speaker to compare, yet matching ran.
+  expect(transcript.speakerResolution).toMatchObject({ voiceEmbeddingEnabled: true, voiceMatchStatus: 'NO_MATCH' });
+
+  await expect(callscope(['process', speakerClips.speaker1b, '--voice-sample', speakerClips.speaker1a], { ...env, SERVICE_VOICE_SAMPLE_MIN_SECONDS: '10' }))
+    .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--voice-sample: The voice sample is 7.8 s long; at least 10 s are needed') });
+}, 90_000);

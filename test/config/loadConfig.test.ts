@@ -103,6 +103,12 @@ describe('loadConfig', () => {
       expect(loadConfig({ IDP_USER_DELETE_URL: 'https://idp.example/users/{sub}' }).IDP_USER_DELETE_URL).toBe('https://idp.example/users/{sub}');
     });
 
+    test('voice sample limits and match thresholds must be in order', () => {
+      expect(problemsOf({ SERVICE_VOICE_SAMPLE_MIN_SECONDS: '30', SERVICE_VOICE_SAMPLE_MAX_SECONDS: '20' })).toEqual([expect.stringMatching(/^SERVICE_VOICE_SAMPLE_MIN_SECONDS/)]);
+      expect(problemsOf({ SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: '0.9', SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD: '0.8' })).toEqual([expect.stringMatching(/^SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD/)]);
+      expect(loadConfig({ SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD: '0.9', SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: '0.9' }).SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD).toBe(0.9);
+    });
+
     test('field and cross-field problems are reported together', () => {
       const problems = problemsOf({ PORT: 'eighty', OIDC_ISSUER: 'https://idp.example' });
       expect(problems.some((problem) => problem.startsWith('PORT'))).toBe(true);

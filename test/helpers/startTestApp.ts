@@ -50,6 +50,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       return fetch(`${baseUrl}${path}`, { ...init, headers });
     },
     close: async () => {
+      // A request answered before its body was read (a 404, 413 or 401 to an upload) leaves its
+      // client still sending; app.close() only drops idle connections and would wait for it.
+      app.server.closeAllConnections();
       await app.close();
       services.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -94,11 +94,13 @@ test('with the real models, the whole speech half runs on the one-speaker record
         maxDurationSeconds: 7200,
         diarization: { segmentationModel },
         transcription: { modelPath: join(shared, 'models/whisper-test-stub-tiny.en.bin'), vadModelPath: join(shared, 'models/silero-vad-v6.2.0-ggml.bin') },
+        voiceMatch: { embeddingModel: 'models/embedding.onnx', thresholds: { high: 0.85, medium: 0.75 } },
       },
     );
     expect(speech.diarization.speakerCount).toBe(1);
     // The structure-only whisper model transcribes to empty text: a valid transcript without segments.
     expect(Value.Check(TranscriptSchema, speech.transcript)).toBe(true);
+    expect(speech.voiceMatch.status).toBe('DISABLED');
     expect(speech.transcript.pipeline).toMatchObject({ transcriptionProvider: 'whisper.cpp', diarizationModel: 'pyannote-segmentation-3.0.fp16.onnx', normalizationVersion: 3 });
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ export interface UserDeletionDependencies {
   clock: Clock;
 }
 
-/** Object prefix of per-user files (the voice profile). */
+/** Object prefix of per-user files. None are written today (a voice profile is a database row); the prefix is still swept so future ones cannot outlive the account. */
 export const userObjectPrefix = (userId: string) => `users/${userId}`;
 
 /**

@@ -3,12 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../createServices.js';
 import { createAuthenticator } from '../auth/authenticate.js';
 import { ApiError } from '../errors.js';
-import { registerIdempotency } from '../idempotency.js';
+import { idempotencyDependenciesOf, registerIdempotency } from '../idempotency.js';
 import { actionItemRoutes } from './actions/actionItemRoutes.js';
 import { callDeletionRoutes } from './calls/callDeletionRoutes.js';
 import { callQueryRoutes } from './calls/callQueryRoutes.js';
 import { uploadCallRoute } from './calls/uploadCallRoute.js';
 import { userRoutes } from './users/userRoutes.js';
+import { voiceProfileRoutes } from './users/voiceProfileRoutes.js';
 
 /**
  * Everything under `/api` except the liveness probe: authentication, the per-user rate limit and
@@ -35,11 +36,12 @@ export const apiRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       throw new ApiError('rate_limited', undefined, { retryAfterSeconds });
     }
   });
-  registerIdempotency(app, services.idempotency, services.clock, services.config.IDEMPOTENCY_WAIT_MS);
+  registerIdempotency(app, idempotencyDependenciesOf(services));
 
   await app.register(uploadCallRoute, { services });
   await app.register(callQueryRoutes, { services });
   await app.register(callDeletionRoutes, { services });
   await app.register(actionItemRoutes, { services });
   await app.register(userRoutes, { services });
+  await app.register(voiceProfileRoutes, { services });
 };

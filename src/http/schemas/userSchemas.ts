@@ -22,3 +22,25 @@ export const UserStatsSchema = Type.Object({
   completedActionItems: Type.Integer({ description: 'Action items with status COMPLETED' }),
   averageCallDurationSeconds: Type.Number({ description: 'Mean durationSeconds over calls whose duration is known, one decimal; 0 when none' }),
 });
+
+const VoiceProfileProvider = Type.String({ description: 'Who made the embedding: `callscope-local` (the installed speaker-embedding model, on this box)' });
+const ConsentVersion = Type.String({ description: 'The consent version in force when the sample was recorded (`SERVICE_VOICE_CONSENT_VERSION`)' });
+
+export const VoiceProfileCreatedSchema = Type.Object({
+  status: Type.Literal('ACTIVE'),
+  provider: VoiceProfileProvider,
+  consentVersion: ConsentVersion,
+  createdAt: Timestamp,
+  sampleDurationSeconds: Type.Integer({ description: 'Length of the decoded sample, whole seconds' }),
+}, { $id: 'VoiceProfileCreated' });
+
+export const VoiceProfileStatusSchema = Type.Union([
+  Type.Object({
+    enabled: Type.Literal(true, { description: 'Voice profiles are offered by this server (when they are not, this endpoint answers 404 `feature_not_available` with `details.enabled: false`)' }),
+    status: Type.Literal('ACTIVE'),
+    provider: VoiceProfileProvider,
+    consentVersion: ConsentVersion,
+    createdAt: Timestamp,
+  }),
+  Type.Object({ enabled: Type.Literal(true), status: Type.Literal('MISSING') }),
+], { $id: 'VoiceProfileStatus' });

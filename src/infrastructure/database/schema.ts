@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /*
  * The relational model. Timestamps are integers in milliseconds since the Unix epoch (UTC);
@@ -133,4 +133,25 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
   updatedAt: integer('updated_at').notNull().default(sql`(unixepoch() * 1000)`),
+});
+
+/**
+ * A user's voice profile (at most one): the speaker embedding of their voice sample, encrypted
+ * (AES-256-GCM, bound to the user id) and never returned by the API. The sample itself is not
+ * kept. `embeddingModel` and `embeddingDimension` tell whether the profile can be compared with
+ * speakers embedded by the model installed now.
+ */
+export const voiceProfiles = sqliteTable('voice_profiles', {
+  userId: text('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+  /** File name of the speaker-embedding model that produced the embedding (no path). */
+  embeddingModel: text('embedding_model').notNull(),
+  embeddingDimension: integer('embedding_dimension').notNull(),
+  /** key version (1 byte) ‖ IV (12) ‖ GCM tag (16) ‖ ciphertext of the float32 vector. */
+  encryptedEmbedding: blob('encrypted_embedding', { mode: 'buffer' }).notNull(),
+  consentVersion: text('consent_version').notNull(),
+  /** Decoded length of the sample, seconds (rounded). */
+  sampleDurationSeconds: integer('sample_duration_seconds').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
 });

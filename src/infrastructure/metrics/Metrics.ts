@@ -47,6 +47,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** One per call compared with its user's voice profile; no scores or vectors, only the outcome. */
+  readonly voiceMatches = new Counter({
+    name: 'callscope_voice_matches_total',
+    help: 'Voice-profile matches by outcome (matched, no_match, ambiguous, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly voiceProfileUploads = new Counter({
+    name: 'callscope_voice_profile_uploads_total',
+    help: 'Voice samples received by outcome (created, rejected, provider_error)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'callscope_' });
   }

@@ -1,6 +1,7 @@
 import { measureLevels, type LevelMeasurement, type MeasureLevelsInput } from '../../pipeline/cleanup/measureLevels.js';
 import { diarizeRecording, type DiarizeRecordingInput } from '../../pipeline/diarization/diarizeRecording.js';
 import type { Diarization } from '../../pipeline/speechTypes.js';
+import { embedVoices, type EmbeddedVoices, type EmbedVoicesInput } from '../../pipeline/voice/embedVoices.js';
 
 /**
  * The CPU-heavy tasks a stage may hand to the worker pool (`StageContext.runInWorker`):
@@ -10,6 +11,7 @@ import type { Diarization } from '../../pipeline/speechTypes.js';
 export interface WorkerTasks {
   measureLevels: { input: MeasureLevelsInput; output: LevelMeasurement };
   diarize: { input: DiarizeRecordingInput; output: Diarization };
+  embedVoices: { input: EmbedVoicesInput; output: EmbeddedVoices };
 }
 
 export type WorkerTaskName = keyof WorkerTasks;
@@ -20,4 +22,5 @@ export const workerTaskImplementations: {
 } = {
   measureLevels,
   diarize: (input) => diarizeRecording(input),
+  embedVoices,
 };

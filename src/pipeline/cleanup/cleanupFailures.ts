@@ -8,20 +8,36 @@ export const cleanupFailures = {
   noAudioStream: () => new StageFailure('bad_input', 'The file holds no audio stream'),
   damaged: (cause?: Error) =>
     new StageFailure('bad_input', 'The audio could not be decoded; the file may be damaged or not an audio file', { cause }),
-  noAudio: () => new StageFailure('bad_input', 'The recording contains no audio'),
-  onlySilence: () => new StageFailure('bad_input', 'The recording contains only silence'),
+  noAudio: (): RecordingWithoutSound => new RecordingWithoutSound('The recording contains no audio'),
+  onlySilence: (): RecordingWithoutSound => new RecordingWithoutSound('The recording contains only silence'),
   /** The container states the length: say it. */
-  tooLong: (durationSeconds: number, limitSeconds: number) => {
+  tooLong: (durationSeconds: number, limitSeconds: number): RecordingTooLong => {
     const limitMinutes = Math.floor(limitSeconds / 60);
     // To the nearest minute, but never shown as equal to the limit it exceeds.
     const lengthMinutes = Math.max(Math.round(durationSeconds / 60), limitMinutes + 1);
-    return new StageFailure('bad_input', `The recording is ${hoursAndMinutes(lengthMinutes)} long; the limit is ${hoursAndMinutes(limitMinutes)}`);
+    return new RecordingTooLong(`The recording is ${hoursAndMinutes(lengthMinutes)} long; the limit is ${hoursAndMinutes(limitMinutes)}`);
   },
   /** Decoding was cut at the limit, so the true length is unknown. */
-  longerThanLimit: (limitSeconds: number) =>
-    new StageFailure('bad_input', `The recording is longer than the limit of ${hoursAndMinutes(Math.floor(limitSeconds / 60))}`),
+  longerThanLimit: (limitSeconds: number): RecordingTooLong =>
+    new RecordingTooLong(`The recording is longer than the limit of ${hoursAndMinutes(Math.floor(limitSeconds / 60))}`),
   ffmpegMissing: (cause?: Error) => new StageFailure('unavailable', 'ffmpeg could not be started on this machine', { cause }),
 };
+
+/** A recording over the length limit: `bad_input`, told apart so a caller can answer its own code. */
+export class RecordingTooLong extends StageFailure {
+  constructor(reason: string) {
+    super('bad_input', reason);
+    this.name = 'RecordingTooLong';
+  }
+}
+
+/** A recording that decodes to nothing audible: `bad_input`, told apart for the same reason. */
+export class RecordingWithoutSound extends StageFailure {
+  constructor(reason: string) {
+    super('bad_input', reason);
+    this.name = 'RecordingWithoutSound';
+  }
+}
 
 /** 180 → "3 h 0 min" */
 function hoursAndMinutes(minutes: number): string {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Services } from '../../../createServices.js';
 import { acceptUpload } from '../../../domain/calls/acceptUpload.js';
 import { maskPhoneNumber } from '../../../infrastructure/logging/maskPhoneNumber.js';
@@ -8,8 +8,9 @@ import { ApiError } from '../../errors.js';
 import { idempotencyKeyOf, replayResponse, requestFingerprint } from '../../idempotency.js';
 import { UploadAcceptedSchema } from '../../schemas/callSchemas.js';
 import { errorResponses } from '../../schemas/commonSchemas.js';
-import { audioFormats, detectAudioFormat, extensionMatches, extensionOf, type AudioFormat } from '../../uploads/detectAudioFormat.js';
+import { audioFormats } from '../../uploads/detectAudioFormat.js';
 import { receiveUpload } from '../../uploads/receiveUpload.js';
+import { recogniseAudio } from '../../uploads/recogniseAudio.js';
 import { describeUpload } from './uploadMetadata.js';
 
 /** POST /api/calls/analyze: store a recording and queue it for processing. */
@@ -33,7 +34,7 @@ export const uploadCallRoute: FastifyPluginAsyncTypebox<{ services: Services }> 
     try {
       const { metadata, fileName: flatFileName } = describeUpload(upload.fields);
       const fileName = flatFileName ?? upload.fileName;
-      const format = await recogniseAudio(upload.tempPath, upload.sizeBytes, fileName);
+      const format = await recogniseAudio(upload.tempPath, upload.sizeBytes, fileName, audioFormats);
       const outcome = await acceptUpload({ ...services, sqlite: services.database.sqlite }, {
         userId: user.id,
         tempPath: upload.tempPath,
@@ -44,7 +45,11 @@ export const uploadCallRoute: FastifyPluginAsyncTypebox<{ services: Services }> 
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, fingerprint: requestFingerprint(['upload', upload.sha256, metadata, fileName ?? null]) } } : {}),
       });
       if (outcome.kind === 'conflict') throw new ApiError('idempotency_key_conflict');
-      if (outcome.kind === 'replay') return replayResponse(reply, outcome.response);
+      if (outcome.kind === 'replay') {
+        // The repeat's copy of the file goes before the answer does.
+        await rm(upload.tempPath, { force: true });
+        return replayResponse(reply, outcome.response);
+      }
       request.log.info({
         callId: outcome.response.callId, format, sizeBytes: upload.sizeBytes,
         ...(metadata.phoneNumber ? { phoneNumber: maskPhoneNumber(metadata.phoneNumber) } : {}),
@@ -56,28 +61,3 @@ export const uploadCallRoute: FastifyPluginAsyncTypebox<{ services: Services }> 
     }
   });
 };
-
-/** The stored format of an upload: by content, and the extension (when given) must agree. */
-async function recogniseAudio(path: string, sizeBytes: number, fileName: string | undefined): Promise<AudioFormat> {
-  if (sizeBytes === 0) throw new ApiError('validation_failed', 'The file is empty', { fields: [{ path: 'file', message: 'empty' }] });
-  const extension = extensionOf(fileName);
-  if (extension !== undefined && !(audioFormats as readonly string[]).includes(extension)) {
-    throw new ApiError('unsupported_media_type', `Files of type .${extension} are not accepted`, { accepted: audioFormats, extension });
-  }
-  const handle = await open(path, 'r');
-  let format: AudioFormat | undefined;
-  try {
-    format = await detectAudioFormat(async (offset, length) => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      return buffer.subarray(0, bytesRead);
-    });
-  } finally {
-    await handle.close();
-  }
-  if (!format) throw new ApiError('unsupported_media_type', 'The file content is not a recognised audio format', { accepted: audioFormats });
-  if (!extensionMatches(format, extension)) {
-    throw new ApiError('unsupported_media_type', `The file content is ${format.toUpperCase()} but its name says .${extension}`, { detectedFormat: format, extension });
-  }
-  return format;
-}
