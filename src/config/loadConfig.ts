@@ -41,10 +41,25 @@ function crossFieldProblems(config: Config): string[] {
   if (config.IDP_USER_DELETE_URL && !config.IDP_USER_DELETE_URL.includes('{sub}')) problems.push('IDP_USER_DELETE_URL: must contain the placeholder {sub}');
   if (config.SERVICE_VOICE_SAMPLE_MIN_SECONDS >= config.SERVICE_VOICE_SAMPLE_MAX_SECONDS) problems.push('SERVICE_VOICE_SAMPLE_MIN_SECONDS: must be below SERVICE_VOICE_SAMPLE_MAX_SECONDS');
   if (config.SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD > config.SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD) problems.push('SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: must not be above SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD');
+  if (config.ANALYSIS_TIME_ZONE !== 'local' && !isTimeZone(config.ANALYSIS_TIME_ZONE)) problems.push('ANALYSIS_TIME_ZONE: not an IANA time zone (e.g. Europe/Berlin), nor `local`');
   return problems;
 }
 
 /** Whether any way of identifying users is configured; without one every `/api` call is refused. */
 export function hasIdentitySource(config: Config): boolean {
   return Boolean(config.OIDC_ISSUER) || config.LOCAL_AUTH;
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The IANA zone dates in calls are meant in: `ANALYSIS_TIME_ZONE`, or the box's own for `local`. */
+export function analysisTimeZoneOf(config: Pick<Config, 'ANALYSIS_TIME_ZONE'>): string {
+  return config.ANALYSIS_TIME_ZONE === 'local' ? Intl.DateTimeFormat().resolvedOptions().timeZone : config.ANALYSIS_TIME_ZONE;
 }

@@ -1,0 +1,237 @@
+import type { Analysis } from '../../../domain/analysis/analysisSchema.js';
+import { digitsOf } from '../text/numberWords.js';
+import type { GroundingCorpus } from './groundingCorpus.js';
+
+export type GroundingKind = 'name' | 'email' | 'phone' | 'date' | 'amount' | 'segment' | 'speaker';
+
+/** Something the analysis states that the transcript and metadata do not support. */
+export interface GroundingViolation {
+  /** JSON pointer into the analysis, e.g. `/actionItems/0/intentMetadata/toEmail`. */
+  path: string;
+  kind: GroundingKind;
+  /** The unsupported value (kept in memory for the report; never logged). */
+  value: string;
+}
+
+export interface GroundedAnalysis {
+  analysis: Analysis;
+  /** What the analyser stated without support, before the filter. */
+  violationsBefore: GroundingViolation[];
+  /** What is still unsupported after it: always empty unless the filter has a bug. */
+  violationsAfter: GroundingViolation[];
+}
+
+/** Keys whose values come from fixed vocabularies or are not statements (nothing to ground). */
+const vocabularyKeys = new Set([
+  'schemaVersion', 'category', 'importance', 'phase', 'speakerRole', 'ownerRole', 'intent', 'providerHint', 'callType', 'conversationOutcome',
+  'overall', 'formality', 'energy', 'pace', 'relation', 'kind', 'currency', 'unit', 'severity', 'priority', 'time', 'tags', 'descriptors',
+  'emotionalSignals', 'topic', 'qualityWarnings', 'channel', 'durationMinutes',
+]);
+const speakerKeys = new Set(['speakerId', 'ownerSpeakerId', 'madeBySpeakerId', 'askedBySpeakerId']);
+const dateKeys = new Set(['dueDate', 'date']);
+const dateTimeKeys = new Set(['proposedAt', 'remindAt']);
+/** Fields that hold a person's name and nothing else: every word of them must have been said or supplied. */
+const nameKeys = new Set(['name', 'toName', 'contactName', 'ownerDisplayName', 'ownerSpeakerLabel', 'speakerLabel', 'speakerDisplayName']);
+/** Top-level prose, repaired sentence by sentence rather than dropped whole. */
+const proseKeys = new Set(['executiveSummary', 'oneLineSummary', 'suggestedTitle', 'reason', 'notes', 'note']);
+
+const emailPattern = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu;
+/** Seven or more digits with phone punctuation between them. */
+const phonePattern = /\+?\d[\d\s().-]{5,}\d/g;
+const isoDatePattern = /\b\d{4}-\d{2}-\d{2}\b/g;
+/** Numbers of two or more digits (single digits are too common to carry a fact), with thousands separators. */
+const numberPattern = /\d[\d,]*(?:\.\d+)?/g;
+/** A capitalised word: a name when it does not start a sentence. */
+const capitalisedWord = /[\p{Lu}][\p{L}'’-]*/gu;
+/** Capitalised words that are never names. */
+const notNames = new Set(['i', "i'll", "i'm", "i've", "i'd", 'ok', 'okay']);
+
+/**
+ * Removes from an analysis every name, email, phone number, date and amount that neither the
+ * transcript nor the metadata contains, and every citation of a segment or speaker that does not
+ * exist. What is removed depends on where it stands:
+ * - a citation: the id is dropped (a key discussion point left with none is dropped);
+ * - a speaker id: set to null;
+ * - a date field: set to null (`proposedAt`/`remindAt`: removed from the metadata);
+ * - an intent-metadata field or an attendee: removed;
+ * - text of a list item (a bullet, a decision, an action item…): the item is dropped;
+ * - prose (the summary, reasons, notes): the sentences that state it are dropped.
+ * Each removal adds to a `qualityWarnings` line that counts them by kind (without the values).
+ */
+export function groundAnalysis(analysis: Analysis, corpus: GroundingCorpus): GroundedAnalysis {
+  const violationsBefore = findViolations(analysis, corpus);
+  let grounded = analysis;
+  let remaining = violationsBefore;
+  // A repair can only remove, so this ends; two rounds cover a dropped id emptying a key point.
+  for (let round = 0; round < 3 && remaining.length > 0; round++) {
+    grounded = repair(grounded, remaining);
+    remaining = findViolations(grounded, corpus);
+  }
+  if (violationsBefore.length > 0) grounded = { ...grounded, qualityWarnings: [...grounded.qualityWarnings, groundingWarning(violationsBefore)] };
+  return { analysis: grounded, violationsBefore, violationsAfter: remaining };
+}
+
+/** Every unsupported statement in the analysis, with where it stands. */
+export function findViolations(analysis: Analysis, corpus: GroundingCorpus): GroundingViolation[] {
+  const violations: GroundingViolation[] = [];
+  const visit = (value: unknown, path: string[], key: string | undefined) => {
+    if (value === null || value === undefined || (key !== undefined && vocabularyKeys.has(key))) return;
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, [...path, String(index)], key === 'sourceSegmentIds' ? 'sourceSegmentId' : undefined));
+      return;
+    }
+    if (typeof value === 'object') {
+      for (const [childKey, child] of Object.entries(value)) visit(child, [...path, childKey], childKey);
+      return;
+    }
+    const pointer = `/${path.join('/')}`;
+    if (typeof value === 'number') {
+      if (key === 'value' && !isGroundedNumber(String(Math.abs(value)), corpus)) violations.push({ path: pointer, kind: 'amount', value: String(value) });
+      return;
+    }
+    if (typeof value !== 'string') return;
+    if (key === 'sourceSegmentId') {
+      if (!corpus.segmentIds.has(value)) violations.push({ path: pointer, kind: 'segment', value });
+    } else if (key !== undefined && speakerKeys.has(key)) {
+      if (!corpus.speakerIds.has(value)) violations.push({ path: pointer, kind: 'speaker', value });
+    } else if (key !== undefined && (dateKeys.has(key) || dateTimeKeys.has(key))) {
+      if (!corpus.dates.has(value.slice(0, 10))) violations.push({ path: pointer, kind: 'date', value });
+    } else if (key !== undefined && nameKeys.has(key)) {
+      if (!isGroundedName(value, corpus)) violations.push({ path: pointer, kind: 'name', value });
+    } else {
+      violations.push(...textViolations(value, corpus).map((violation) => ({ ...violation, path: pointer })));
+    }
+  };
+  visit(analysis, [], undefined);
+  return violations;
+}
+
+/** The unsupported emails, phone numbers, dates, amounts and names in a free text. */
+function textViolations(text: string, corpus: GroundingCorpus): Omit<GroundingViolation, 'path'>[] {
+  const found: Omit<GroundingViolation, 'path'>[] = [];
+  let rest = text;
+  for (const email of text.match(emailPattern) ?? []) {
+    const lower = email.toLowerCase();
+    if (!corpus.text.includes(lower) && !corpus.spelledEmails.includes(lower)) found.push({ kind: 'email', value: email });
+    rest = rest.replace(email, ' ');
+  }
+  for (const date of rest.match(isoDatePattern) ?? []) {
+    if (!corpus.dates.has(date)) found.push({ kind: 'date', value: date });
+    rest = rest.replace(date, ' ');
+  }
+  for (const phone of rest.match(phonePattern) ?? []) {
+    const digits = digitsOf(phone);
+    if (digits.length >= 7) {
+      if (!isGroundedNumber(digits, corpus)) found.push({ kind: 'phone', value: phone.trim() });
+      rest = rest.replace(phone, ' ');
+    }
+  }
+  for (const number of rest.match(numberPattern) ?? []) {
+    const digits = digitsOf(number.split('.')[0]!);
+    if (digits.length >= 2 && !isGroundedNumber(digits, corpus)) found.push({ kind: 'amount', value: number });
+  }
+  for (const name of namesIn(rest)) {
+    if (!corpus.words.has(name.toLowerCase())) found.push({ kind: 'name', value: name });
+  }
+  return found;
+}
+
+/** Capitalised words that do not start a sentence (after `.`, `!`, `?`, `:`, a quote, or the text's start). */
+function namesIn(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(capitalisedWord)) {
+    const before = text.slice(0, match.index).trimEnd();
+    const startsSentence = before.length === 0 || /[.!?:;"“(\n…-]$/.test(before);
+    const word = match[0].replace(/['’]s$/, '');
+    if (!startsSentence && !notNames.has(word.toLowerCase())) names.push(word);
+  }
+  return names;
+}
+
+function isGroundedName(name: string, corpus: GroundingCorpus): boolean {
+  const words = name.toLowerCase().replace(/['’]s\b/g, '').match(/[\p{L}\p{N}']+/gu) ?? [];
+  return words.every((word) => corpus.words.has(word) || /^(?:dr|mr|mrs|ms)$/.test(word));
+}
+
+function isGroundedNumber(digits: string, corpus: GroundingCorpus): boolean {
+  return digits.length === 0 || corpus.digitRuns.some((run) => run.includes(digits));
+}
+
+/** The analysis with each violation's statement removed (see {@link groundAnalysis}). */
+function repair(analysis: Analysis, violations: readonly GroundingViolation[]): Analysis {
+  const copy = structuredClone(analysis) as unknown as Record<string, unknown>;
+  const dropItems = new Map<unknown[], Set<number>>();
+  for (const violation of violations) {
+    const path = violation.path.split('/').slice(1);
+    const key = path.at(-1)!;
+    const parent = resolve(copy, path.slice(0, -1));
+    if (parent === undefined) continue;
+    if (violation.kind === 'segment' && Array.isArray(parent)) {
+      markDrop(dropItems, parent, Number(key));
+    } else if (violation.kind === 'speaker' || (violation.kind === 'date' && dateKeys.has(key))) {
+      (parent as Record<string, unknown>)[key] = null;
+    } else if (path.includes('intentMetadata')) {
+      removeFromIntentMetadata(copy, path);
+    } else if (proseKeys.has(key) && path.length <= 3) {
+      (parent as Record<string, unknown>)[key] = withoutSentencesStating((parent as Record<string, unknown>)[key] as string, violation.value);
+    } else {
+      // A statement inside a list item: drop the item of the closest list.
+      const listIndex = path.findLastIndex((segment, index) => index > 0 && Array.isArray(resolve(copy, path.slice(0, index))) && /^\d+$/.test(segment));
+      if (listIndex > 0) markDrop(dropItems, resolve(copy, path.slice(0, listIndex)) as unknown[], Number(path[listIndex]));
+      else (parent as Record<string, unknown>)[key] = withoutSentencesStating(String((parent as Record<string, unknown>)[key] ?? ''), violation.value);
+    }
+  }
+  for (const [list, indexes] of dropItems) {
+    for (const index of [...indexes].sort((a, b) => b - a)) list.splice(index, 1);
+  }
+  const keyPoints = copy.keyDiscussionPoints as Analysis['keyDiscussionPoints'];
+  if (keyPoints) copy.keyDiscussionPoints = keyPoints.filter((point) => point.sourceSegmentIds.length > 0);
+  for (const field of ['suggestedTitle', 'oneLineSummary', 'executiveSummary'] as const) {
+    if (copy[field] === '') copy[field] = null;
+  }
+  return copy as unknown as Analysis;
+}
+
+function resolve(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+function markDrop(drops: Map<unknown[], Set<number>>, list: unknown[], index: number): void {
+  const indexes = drops.get(list) ?? new Set<number>();
+  indexes.add(index);
+  drops.set(list, indexes);
+}
+
+/** Removes the unsupported intent-metadata field (an attendee as a whole). */
+function removeFromIntentMetadata(root: Record<string, unknown>, path: readonly string[]): void {
+  const at = path.indexOf('intentMetadata');
+  const metadata = resolve(root, path.slice(0, at + 1)) as Record<string, unknown> | undefined;
+  const field = path[at + 1];
+  if (!metadata || field === undefined) return;
+  if (field === 'attendees' && path[at + 2] !== undefined) {
+    const attendees = metadata.attendees as unknown[];
+    attendees[Number(path[at + 2])] = undefined;
+    metadata.attendees = attendees.filter((attendee) => attendee !== undefined);
+    if ((metadata.attendees as unknown[]).length === 0) delete metadata.attendees;
+  } else {
+    delete metadata[field];
+  }
+}
+
+/** The text without the sentences that contain `value`. */
+function withoutSentencesStating(text: string, value: string): string {
+  const sentences = text.match(/[^.!?]+[.!?]*\s*/g) ?? [text];
+  return sentences.filter((sentence) => !sentence.includes(value)).join('').trim();
+}
+
+function groundingWarning(violations: readonly GroundingViolation[]): string {
+  const counts = new Map<GroundingKind, number>();
+  for (const violation of violations) counts.set(violation.kind, (counts.get(violation.kind) ?? 0) + 1);
+  const described = [...counts].map(([kind, count]) => `${count} ${kind}${count === 1 ? '' : 's'}`).join(', ');
+  return `Removed statements the transcript does not support: ${described}`;
+}

@@ -1,0 +1,79 @@
+import * as chrono from 'chrono-node';
+import type { CallMetadata } from '../../../domain/calls/callTypes.js';
+import type { Transcript } from '../../../domain/transcripts/transcriptSchema.js';
+import { calendarDateIn, zoneOffsetMinutes } from '../text/timeZones.js';
+import { digitsOf, withNumberWordsAsDigits } from '../text/numberWords.js';
+
+/**
+ * Everything an analysis may state, in forms that are quick to look things up in: what was said
+ * (every segment), what the upload said (metadata), and the names on the speakers (which come
+ * from the user's profile and the metadata). Built once per call.
+ */
+export interface GroundingCorpus {
+  /** All of it, lower-cased, one line per source. */
+  text: string;
+  /** Lower-cased words (letters, digits, apostrophes). */
+  words: ReadonlySet<string>;
+  /** Per source line, its digits only, number words turned into digits first ("five five five" → 555). */
+  digitRuns: readonly string[];
+  /** Spoken emails made literal: "j dot morales at acme dot com" → "j.morales@acme.com" (lower-case, spaces removed). */
+  spelledEmails: string;
+  /** Calendar dates (`YYYY-MM-DD`) that a date expression in the call or the metadata resolves to. */
+  dates: ReadonlySet<string>;
+  /** Segment ids that exist. */
+  segmentIds: ReadonlySet<string>;
+  /** Speaker ids that exist. */
+  speakerIds: ReadonlySet<string>;
+}
+
+/** Metadata fields whose values may be quoted: the rest (direction, duration) states nothing nameable. */
+const quotableMetadata = ['title', 'contactName', 'contactId', 'phoneNumber', 'organization'] as const;
+
+export function buildGroundingCorpus(transcript: Transcript, metadata: CallMetadata, recordedAt: number, timeZone: string): GroundingCorpus {
+  const lines = [
+    ...transcript.segments.map((segment) => segment.text),
+    ...quotableMetadata.map((field) => metadata[field]).filter((value): value is string => typeof value === 'string'),
+    ...transcript.speakers.flatMap((speaker) => [speaker.label, speaker.displayName]),
+  ];
+  const text = lines.join('\n').toLowerCase();
+  return {
+    text,
+    words: new Set(text.match(/[\p{L}\p{N}']+/gu) ?? []),
+    digitRuns: lines.map((line) => digitsOf(withNumberWordsAsDigits(line))).filter((digits) => digits.length > 0),
+    spelledEmails: lines.map(spokenEmailsMadeLiteral).join('\n'),
+    dates: datesSaid(transcript.segments.map((segment) => segment.text), metadata, recordedAt, timeZone),
+    segmentIds: new Set(transcript.segments.map((segment) => segment.id)),
+    speakerIds: new Set(transcript.speakers.map((speaker) => speaker.speakerId)),
+  };
+}
+
+/** "J dot Morales at ACME dot com" → "j.morales@acme.com"; other text loses its spaces too (only used for `includes`). */
+function spokenEmailsMadeLiteral(line: string): string {
+  return line.toLowerCase()
+    .replace(/\s+(?:at)\s+/g, '@')
+    .replace(/\s+(?:dot)\s+/g, '.')
+    .replace(/\s+(?:underscore)\s+/g, '_')
+    .replace(/\s+(?:dash|hyphen)\s+/g, '-')
+    .replace(/\s+/g, '');
+}
+
+/**
+ * The dates the call speaks of, resolved as chrono-node reads them relative to the recording
+ * (both forward-looking and not, as "on March 3rd" said on March 4th may mean either), plus the
+ * recording date itself and the metadata's `recordedAt`.
+ */
+function datesSaid(texts: readonly string[], metadata: CallMetadata, recordedAt: number, timeZone: string): Set<string> {
+  const dates = new Set<string>([calendarDateIn(new Date(recordedAt), timeZone)]);
+  if (metadata.recordedAt) dates.add(calendarDateIn(new Date(metadata.recordedAt), timeZone));
+  const reference = { instant: new Date(recordedAt), timezone: zoneOffsetMinutes(timeZone, new Date(recordedAt)) };
+  for (const text of texts) {
+    for (const forwardDate of [true, false]) {
+      for (const result of chrono.parse(text, reference, { forwardDate })) {
+        for (const moment of [result.start, result.end]) {
+          if (moment) dates.add(calendarDateIn(moment.date(), timeZone));
+        }
+      }
+    }
+  }
+  return dates;
+}
