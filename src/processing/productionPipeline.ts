@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/configSchema.js';
+import { analysisTimeZoneOf } from '../config/loadConfig.js';
 import type { Transcript } from '../domain/transcripts/transcriptSchema.js';
 import type { VoiceProfileRepository } from '../domain/voiceProfiles/VoiceProfileRepository.js';
 import { alignWordsToSpeakers } from '../pipeline/alignment/alignWordsToSpeakers.js';
@@ -7,12 +9,14 @@ import { diarizeAudio, type DiarizeAudioOptions } from '../pipeline/diarization/
 import { buildTranscript } from '../pipeline/normalization/buildTranscript.js';
 import { resolveSpeakers, type VoiceMatchOutcome } from '../pipeline/speakers/resolveSpeakers.js';
 import type { Diarization, Transcription } from '../pipeline/speechTypes.js';
-import { StageFailure } from '../pipeline/StageFailure.js';
+import { analyseCall, type ActionItemDraft, type AnalysedCall } from '../pipeline/analysis/analyseCall.js';
+import type { Analyser, AnalysisInput } from '../pipeline/analysis/Analyser.js';
+import { selectAnalyser } from '../pipeline/analysis/selectAnalyser.js';
 import type { TranscriptionOptions } from '../pipeline/transcription/transcribeAudio.js';
 import { transcribeAudio } from '../pipeline/transcription/transcribeAudio.js';
 import { transcriptionOptionsFromConfig } from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
 import { matchCallVoices, type CallVoiceMatchOptions, type ProfileVoice } from '../pipeline/voice/matchCallVoices.js';
-import type { CallPipeline, PipelineJob, PipelineRun } from './CallPipeline.js';
+import type { CallPipeline, PipelineJob, PipelineResult, PipelineRun } from './CallPipeline.js';
 import type { StageDefinition } from './CallRun.js';
 
 /**
@@ -26,6 +30,9 @@ export const productionStages = {
   alignment: { name: 'alignment', phase: 'TRANSCRIBING', weight: 0.02 },
   voiceMatch: { name: 'voiceMatch', phase: 'TRANSCRIBING', weight: 0.02 },
   speakerResolution: { name: 'speakerResolution', phase: 'TRANSCRIBING', weight: 0.01 },
+  // A model runtime's hiccup (e.g. a context that could not be allocated) is retried once.
+  analysis: { name: 'analysis', phase: 'ANALYZING', weight: 0.18, transientRetries: 1 },
+  actionItems: { name: 'actionItems', phase: 'ANALYZING', weight: 0.01 },
 } as const satisfies Record<string, StageDefinition>;
 
 /** What the speech stages need besides the job: limits, model files, engine settings. */
@@ -116,20 +123,75 @@ export async function runSpeechStages(
 
 /**
  * The pipeline the service runs: the speech stages (through speaker resolution), then the
- * analysis stages, which plug in after the transcript as they are built. Until the analysis exists, a call
- * fails after a successful transcript with a reason that says so.
+ * analysis (either analyser, grounded) and the action items. Extraction of the action items is
+ * optional: when it fails the call still completes with its transcript and analysis.
  */
 export function createProductionPipeline(config: Config, dependencies: ProductionPipelineDependencies = {}): CallPipeline {
   const options = speechOptionsFromConfig(config);
+  const analyser = dependencies.analyser ?? selectAnalyser(config);
+  const timeZone = analysisTimeZoneOf(config);
   return async (job, run) => {
     const voice = planVoiceMatch(config, dependencies, job.userId);
     const speech = await runSpeechStages({ ...job, createdAt: Date.now() }, run, options, voice);
     if (voice.status !== 'DISABLED' && voice.status !== 'NO_PROFILE') dependencies.onVoiceMatch?.(job.callId, speech.voiceMatch);
-    throw new StageFailure('unavailable', 'Call analysis is not installed in this version of Callscope; the call can be reprocessed after an update');
+    const analysed = await runAnalysisStages({ transcript: speech.transcript, metadata: job.metadata, recordedAt: job.recordedAt, timeZone }, run, analyser);
+    return {
+      transcript: speech.transcript,
+      analysis: analysed.analysis,
+      analysisProducer: { ...analysed.producer },
+      actionItems: analysed.actionItemRows,
+      durationSeconds: Math.round(speech.cleaned.durationSeconds),
+    };
   };
 }
 
+export interface AnalysisStagesResult extends AnalysedCall {
+  /** The action items as rows to store (empty when extraction failed; the run then carries a warning). */
+  actionItemRows: PipelineResult['actionItems'];
+}
+
+/**
+ * Transcript → grounded analysis and the action-item rows to store: the `analysis` stage (the
+ * call's status becomes ANALYZING) and the optional `actionItems` stage. Used by the service's
+ * pipeline and by `callscope process` / `analyze-transcript`.
+ */
+export async function runAnalysisStages(input: AnalysisInput, run: PipelineRun, analyser: Analyser): Promise<AnalysisStagesResult> {
+  run.enterPhase('ANALYZING');
+  const analysed = await run.stage(productionStages.analysis, (context) => analyseCall(input, analyser, context));
+  const rows = await run.optionalStage(
+    productionStages.actionItems,
+    async () => actionItemRows(analysed.actionItems, Date.now()),
+    [],
+    'Action items could not be extracted from this call; the transcript and analysis are complete',
+  );
+  return { ...analysed, actionItemRows: rows };
+}
+
+/** Rows for the call's action items: new ids, PENDING, in the order the analysis lists them. */
+function actionItemRows(drafts: readonly ActionItemDraft[], now: number): PipelineResult['actionItems'] {
+  return drafts.map((draft, index) => ({
+    id: randomUUID(),
+    title: draft.title,
+    description: draft.description,
+    dueDate: draft.dueDate,
+    status: 'PENDING' as const,
+    sourceText: draft.sourceText,
+    ownerSpeakerId: draft.ownerSpeakerId,
+    ownerSpeakerLabel: draft.ownerSpeakerLabel,
+    ownerDisplayName: draft.ownerDisplayName,
+    ownerRole: draft.ownerRole,
+    sourceSegmentIds: JSON.stringify(draft.sourceSegmentIds),
+    intent: draft.intent,
+    intentMetadata: Object.keys(draft.intentMetadata).length > 0 ? JSON.stringify(draft.intentMetadata) : null,
+    // One millisecond apart, so "newest first" keeps the analysis's order stable.
+    createdAt: now + index,
+    updatedAt: now + index,
+  }));
+}
+
 export interface ProductionPipelineDependencies {
+  /** Defaults to the analyser the configuration selects ({@link selectAnalyser}). */
+  analyser?: Analyser;
   /** Where users' voice profiles are read from (needed when voice profiles are enabled). */
   voiceProfiles?: Pick<VoiceProfileRepository, 'embeddingOf'>;
   /** Told the outcome of every run that tried to match a voice profile (for its log line and metric). */

@@ -139,8 +139,8 @@ describe('the real server, killed and restarted (needs ffmpeg)', () => {
     const events = stageOutcomes(dataDir, callId);
     expect(events.slice(0, 2)).toEqual([['cleanup', 'INTERRUPTED'], ['cleanup', 'OK']]);
     const detail = (await (await asAlice(second, `/api/calls/${callId}`)).json()) as { errorReason: string | null };
-    // Without models installed (this server has none configured) or before the analysis stages
-    // land, a call fails after a successful clean-up, saying what is not installed.
+    // Without models installed (this server has none configured), a call fails after a
+    // successful clean-up, saying what is not installed.
     if (terminal === 'FAILED') expect(detail.errorReason).toMatch(/is not installed/);
     else expect(detail.errorReason).toBeNull();
     second.child.kill('SIGTERM');

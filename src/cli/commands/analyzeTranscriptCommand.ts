@@ -6,13 +6,19 @@ import {
 } from '../../pipeline/normalization/diarizedTranscriptInput.js';
 import { transcriptFromSegments } from '../../pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../../pipeline/speakers/resolveSpeakers.js';
+import { analysisTimeZoneOf, loadConfig } from '../../config/loadConfig.js';
+import { selectAnalyser } from '../../pipeline/analysis/selectAnalyser.js';
+import { runAnalysisStages } from '../../processing/productionPipeline.js';
 import { UsageError, type CliCommand } from '../CliCommand.js';
+import { runLocally } from '../runLocally.js';
 
 /**
  * `callscope analyze-transcript <input.json>`: the text half of the pipeline on a transcript that
  * is already diarized (see `DiarizedTranscriptInputSchema`): transcript built, speakers resolved
- * from the user's name and the metadata, `{transcript, analysis, actionItems}` printed as JSON.
- * No audio, models or database. Exit codes: 0 done, 64 for usage or an invalid input file.
+ * from the user's name and the metadata, analysed by the configured analyser (relative dates
+ * against `metadata.recordedAt`, else now), `{transcript, analysis, actionItems}` printed as
+ * JSON. No audio or database. Exit codes: 0 done, 1 the analysis failed, 64 for usage or an
+ * invalid input file.
  */
 export const analyzeTranscriptCommand: CliCommand = {
   name: 'analyze-transcript',
@@ -23,14 +29,21 @@ export const analyzeTranscriptCommand: CliCommand = {
     const [inputPath, ...extra] = positionals;
     if (!inputPath || extra.length > 0) throw new UsageError('Give exactly one transcript input file.');
     const input = await readTranscriptInput(inputPath);
+    const config = loadConfig();
     const userDisplayName = input.user?.displayName;
+    const metadata = input.metadata ?? {};
     const transcript = resolveSpeakers(
       transcriptFromSegments(input, { callId: randomUUID(), createdAt: Date.now() }),
-      { metadata: input.metadata ?? {}, ...(userDisplayName ? { userDisplayName } : {}) },
+      { metadata, ...(userDisplayName ? { userDisplayName } : {}) },
     );
-    console.error('note: call analysis is not installed in this version; analysis is null');
-    console.log(JSON.stringify({ transcript, analysis: null, actionItems: [] }, null, 2));
-    return 0;
+    return runLocally('analyze-transcript', async (run) => {
+      const analysed = await runAnalysisStages(
+        { transcript, metadata, recordedAt: metadata.recordedAt ? Date.parse(metadata.recordedAt) : Date.now(), timeZone: analysisTimeZoneOf(config) },
+        run,
+        selectAnalyser(config),
+      );
+      console.log(JSON.stringify({ transcript, analysis: analysed.analysis, actionItems: analysed.actionItems }, null, 2));
+    });
   },
 };
 

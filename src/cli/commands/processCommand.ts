@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config/loadConfig.js';
+import { analysisTimeZoneOf, loadConfig } from '../../config/loadConfig.js';
 import type { CallMetadata } from '../../domain/calls/callTypes.js';
 import { CallMetadataSchema } from '../../http/schemas/callSchemas.js';
-import { runSpeechStages, speechOptionsFromConfig, type VoiceMatchPlan } from '../../processing/productionPipeline.js';
+import { runAnalysisStages, runSpeechStages, speechOptionsFromConfig, type VoiceMatchPlan } from '../../processing/productionPipeline.js';
+import { selectAnalyser } from '../../pipeline/analysis/selectAnalyser.js';
 import type { Config } from '../../config/configSchema.js';
 import { StageFailure } from '../../pipeline/StageFailure.js';
 import { embedVoiceSample, VoiceSampleRejected } from '../../pipeline/voice/embedVoiceSample.js';
@@ -44,8 +45,12 @@ export const processCommand: CliCommand = {
         speechOptionsFromConfig(config),
         voice,
       );
-      console.error('note: call analysis is not installed in this version; analysis is null');
-      console.log(JSON.stringify({ transcript: speech.transcript, analysis: null, actionItems: [] }, null, 2));
+      const analysed = await runAnalysisStages(
+        { transcript: speech.transcript, metadata, recordedAt: metadata.recordedAt ? Date.parse(metadata.recordedAt) : Date.now(), timeZone: analysisTimeZoneOf(config) },
+        run,
+        selectAnalyser(config),
+      );
+      console.log(JSON.stringify({ transcript: speech.transcript, analysis: analysed.analysis, actionItems: analysed.actionItems }, null, 2));
     });
   },
 };

@@ -2,6 +2,7 @@ import { measureLevels, type LevelMeasurement, type MeasureLevelsInput } from '.
 import { diarizeRecording, type DiarizeRecordingInput } from '../../pipeline/diarization/diarizeRecording.js';
 import type { Diarization } from '../../pipeline/speechTypes.js';
 import { embedVoices, type EmbeddedVoices, type EmbedVoicesInput } from '../../pipeline/voice/embedVoices.js';
+import { llmAnalyseChunk, type LlmAnalyseChunkInput, type LlmAnalyseChunkOutput } from '../../pipeline/analysis/llm/llmAnalyseChunk.js';
 
 /**
  * The CPU-heavy tasks a stage may hand to the worker pool (`StageContext.runInWorker`):
@@ -12,6 +13,7 @@ export interface WorkerTasks {
   measureLevels: { input: MeasureLevelsInput; output: LevelMeasurement };
   diarize: { input: DiarizeRecordingInput; output: Diarization };
   embedVoices: { input: EmbedVoicesInput; output: EmbeddedVoices };
+  llmAnalyseChunk: { input: LlmAnalyseChunkInput; output: LlmAnalyseChunkOutput };
 }
 
 export type WorkerTaskName = keyof WorkerTasks;
@@ -23,4 +25,5 @@ export const workerTaskImplementations: {
   measureLevels,
   diarize: (input) => diarizeRecording(input),
   embedVoices,
+  llmAnalyseChunk,
 };

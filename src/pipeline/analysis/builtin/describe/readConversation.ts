@@ -1,0 +1,143 @@
+import type { Phase } from '../../../../domain/analysis/analysisSchema.js';
+import type { Segment, Speaker } from '../../../../domain/transcripts/transcriptSchema.js';
+import type { AnalysisInput } from '../../Analyser.js';
+import { assignPhases } from './assignPhases.js';
+import { contextCue, goodbyeCue, greetingCue, matchTextOf, thanksCue } from './cues.js';
+import { splitSentences } from './splitSentences.js';
+import { SurfaceForms, isContentWord, keyOf, wordsOf, writtenWordsOf } from './words.js';
+
+/** Below this much speech (seconds) a call is too short for a full description (the specification's "about 15 seconds"). */
+const minSpeechSeconds = 15;
+/** Below this many sentences a call is too short for a full description. */
+const minSentences = 3;
+/** Typical conversational speech rate (words per second, ~150 per minute): estimates speech time of an untimed transcript. */
+const typicalWordsPerSecond = 2.5;
+/** A sentence says something when it has at least this many words, one of them a content word, and is not a pleasantry. */
+const minUsableWords = 3;
+
+/** One sentence of the call, with what every part of the description reads from it. */
+export interface Utterance {
+  /** Position among all sentences of the call, 0-based: chronological order. */
+  index: number;
+  segment: Segment;
+  /** Index of the segment in `Conversation.segments` (the transcript's, blank ones left out). */
+  segmentIndex: number;
+  /** The sentence as said, trimmed. */
+  text: string;
+  /** The sentence as the cue tables read it (see `matchTextOf`). */
+  matchText: string;
+  /** Lower-cased words. */
+  words: string[];
+  /** Keys of the content words (see `keyOf`), repeats kept, speaker names left out. */
+  keys: string[];
+  phase: Phase;
+  /** Only a greeting, goodbye or thanks. */
+  pleasantry: boolean;
+  /** Says something: see {@link minUsableWords}. */
+  usable: boolean;
+  question: boolean;
+}
+
+/** The transcript read once for the description. */
+export interface Conversation {
+  input: AnalysisInput;
+  /** The transcript's segments that say something, in order. */
+  segments: readonly Segment[];
+  /** Phase of each segment, same order as `segments`. */
+  segmentPhases: readonly Phase[];
+  utterances: readonly Utterance[];
+  surfaces: SurfaceForms;
+  /** Seconds of speech: the sum of segment durations (estimated from the words when the transcript is untimed). */
+  speechSeconds: number;
+  /** Seconds from the first word to the last, pauses included: the call's length as a listener has it (0 when untimed). */
+  spanSeconds: number;
+  wordCount: number;
+  /** Under {@link minSpeechSeconds} of speech or fewer than {@link minSentences} sentences. */
+  tooShort: boolean;
+  /** The metadata's contact name, else a CONTACT speaker's name that evidence resolved; null otherwise. */
+  contactName: string | null;
+  /** Lower-cased words of the speakers' names, the metadata's contact name and names addressed in the call: never keywords. */
+  nameWords: ReadonlySet<string>;
+  speakers: ReadonlyMap<string, Speaker>;
+}
+
+/**
+ * Names said in the call that the speakers carry no label for ("Hi Diane" when the user's name is
+ * unknown): a capitalised word after a greeting or thanks (a vocative) or in a self-introduction.
+ * They are never keywords. Only the cue's first letter may be either case: the name's capital
+ * must be real (a case-insensitive pattern would take "this is unacceptable" for a name).
+ */
+const nameCues = ['hi', 'hello', 'hey', 'dear', 'thanks', 'thank you', 'bye', 'goodbye', 'morning', 'afternoon', 'evening', 'this is', "it's", 'my name is'];
+const addressedName = new RegExp(
+  String.raw`\b(?:${nameCues.map((cue) => `[${cue[0]!.toUpperCase()}${cue[0]}]${cue.slice(1)}`).join('|')}),?\s+(\p{Lu}[\p{L}'-]+)`, 'gu',
+);
+
+/** Labels that name nobody: the diarizer's "Speaker N" and the phone fallback "Contact …1234". */
+const placeholderLabel = /^(?:speaker \d+|contact …\d+)$/i;
+
+/** Whether a speaker carries a real name (from the profile or the metadata), not a placeholder. */
+export function isNamed(speaker: Speaker): boolean {
+  return !placeholderLabel.test(speaker.displayName.trim()) && speaker.labelSource !== 'PHONE_FALLBACK';
+}
+
+/** The name a segment's speaker is shown under. */
+export function speakerNameOf(segment: Segment): string {
+  return segment.speakerDisplayName.trim() || segment.speakerLabel.trim() || segment.speaker;
+}
+
+/** Splits the transcript into sentences and reads each once: words, content-word keys, phase, whether it says something. */
+export function readConversation(input: AnalysisInput): Conversation {
+  const { transcript, metadata } = input;
+  const segments = transcript.segments.filter((segment) => segment.text.trim() !== '');
+  const segmentPhases = assignPhases(segments);
+  const speakers = new Map(transcript.speakers.map((speaker) => [speaker.speakerId, speaker]));
+  const nameWords = new Set([
+    ...transcript.speakers.filter(isNamed).flatMap((speaker) => wordsOf(`${speaker.displayName} ${speaker.label}`)),
+    ...wordsOf(metadata.contactName ?? ''),
+    ...segments.flatMap((segment) => [...segment.text.matchAll(addressedName)].flatMap((match) => wordsOf(match[1]!))),
+  ]);
+  const surfaces = new SurfaceForms();
+  const utterances: Utterance[] = [];
+  segments.forEach((segment, segmentIndex) => {
+    for (const text of splitSentences(segment.text)) {
+      const matchText = matchTextOf(text);
+      const written = writtenWordsOf(text);
+      const words = written.map((word) => word.toLowerCase());
+      const isTopicWord = (word: string) => isContentWord(word) && !nameWords.has(word.replace(/'s$/, ''));
+      const contentWords = words.filter(isTopicWord);
+      written.forEach((word, position) => {
+        if (isTopicWord(word.toLowerCase())) surfaces.add(word.replace(/'s$/, ''), position === 0);
+      });
+      const pleasantry = (greetingCue.test(matchText) || goodbyeCue.test(matchText) || thanksCue.test(matchText))
+        && contentWords.length <= 1 && !contextCue.test(matchText);
+      utterances.push({
+        index: utterances.length, segment, segmentIndex, text, matchText, words,
+        keys: contentWords.map(keyOf),
+        phase: segmentPhases[segmentIndex]!,
+        pleasantry,
+        usable: !pleasantry && words.length >= minUsableWords && contentWords.length >= 1,
+        question: /\?["'”’)]*$/.test(text),
+      });
+    }
+  });
+  const wordCount = utterances.reduce((total, utterance) => total + utterance.words.length, 0);
+  const timedSeconds = segments.reduce((total, segment) => total + Math.max(0, segment.endSeconds - segment.startSeconds), 0);
+  const speechSeconds = timedSeconds > 0 ? timedSeconds : wordCount / typicalWordsPerSecond;
+  const spanSeconds = segments.length === 0 ? 0
+    : Math.max(...segments.map((segment) => segment.endSeconds)) - Math.min(...segments.map((segment) => segment.startSeconds));
+  return {
+    input, segments, segmentPhases, utterances, surfaces, speechSeconds, spanSeconds, wordCount,
+    tooShort: speechSeconds < minSpeechSeconds || utterances.length < minSentences,
+    contactName: contactNameOf(input),
+    nameWords,
+    speakers,
+  };
+}
+
+/** The metadata's contact name, else the name of a CONTACT speaker that is not a placeholder. */
+function contactNameOf({ metadata, transcript }: AnalysisInput): string | null {
+  const fromMetadata = metadata.contactName?.trim();
+  if (fromMetadata) return fromMetadata;
+  const contact = transcript.speakers.find((speaker) => speaker.role === 'CONTACT' && isNamed(speaker));
+  return contact ? contact.displayName.trim() : null;
+}

@@ -1,0 +1,115 @@
+import type { ActionWords } from '../FactLexicon.js';
+
+/** An apostrophe as transcribers write it: straight or typographic. */
+const A = "['’]";
+
+/** Action cues of English calls. */
+export const englishActionWords: ActionWords = {
+  commitments: [
+    new RegExp(`\\b(?:I${A}ll|I will|I${A}m going to|I am going to|I${A}m gonna|I shall)\\s+(?<clause>.+)`, 'i'),
+    // "I can have it ready by Friday": a promise; "I can" alone is only ability.
+    /\bI (?:can|could) (?<clause>have\s.+)/i,
+    new RegExp(`\\b(?:we${A}ll|we will|we${A}re going to|we are going to)\\s+(?<clause>.+)`, 'i'),
+    /\blet me\s+(?!know\b)(?<clause>.+)/i,
+    new RegExp(`\\bI (?:need|have|${A}ve got|must|ought) to\\s+(?<clause>.+)`, 'i'),
+  ],
+  requests: [
+    /\b(?:could|can|would|will) you(?: please)?\s+(?<clause>.+)/i,
+    /\bif you (?:could|can|would)(?: please)?\s+(?<clause>.+)/i,
+    /\bplease\s+(?<clause>.+)/i,
+    new RegExp(`\\bI(?:${A}d|${A}ll| would| will)? (?:need|like|want) you to\\s+(?<clause>.+)`, 'i'),
+    /\b(?:make sure|be sure) (?:you|to)\s+(?<clause>.+)/i,
+    new RegExp(`\\byou(?: should| must| need to| have to|${A}ll (?:need|have) to| will (?:need|have) to|${A}d better)\\s+(?<clause>.+)`, 'i'),
+    new RegExp(`\\b(?:don${A}t|do not) forget to\\s+(?<clause>.+)`, 'i'),
+    /^(?:and\s+)?remember to\s+(?<clause>.+)/i,
+    // The clause keeps "let me know": the title says whom to tell ("Let Diane know whether …").
+    /\b(?<clause>let me know\b.+)/i,
+  ],
+  selfReminders: [/^(?:(?:and|so|oh|just)\s+)*remind me (?:to|about)\s+(?<clause>.+)/i],
+  joint: [
+    new RegExp(`\\blet${A}?s\\s+(?<clause>.+)`, 'i'),
+    new RegExp(`\\bwe (?:need|have|should|must|ought|${A}ve got) to\\s+(?<clause>.+)`, 'i'),
+    /\bwe (?:should|must)\s+(?<clause>.+)/i,
+    /\b(?:someone|somebody) (?:needs|has|should|must) to\s+(?<clause>.+)/i,
+    /\b(?:can|could|shall|should) we\s+(?<clause>.+)/i,
+  ],
+  verbs: [
+    'add', 'approve', 'arrange', 'ask', 'book', 'bring', 'buy', 'calculate', 'call', 'cancel', 'cc', 'chase', 'check',
+    'circle', 'clarify', 'collect', 'come', 'complete', 'confirm', 'connect', 'contact', 'copy', 'deliver', 'discuss',
+    'double-check', 'draft', 'drop', 'e-mail', 'email', 'escalate', 'figure', 'file', 'finalise', 'finalize', 'find',
+    'finish', 'fix', 'follow', 'forward', 'get', 'give', 'go', 'hand', 'handle', 'have', 'inform', 'install', 'introduce',
+    'invoice', 'investigate', 'let', 'look', 'loop', 'mail', 'make', 'meet', 'message', 'move', 'note', 'notify', 'order',
+    'organise', 'organize', 'pass', 'pay', 'phone', 'pick', 'ping', 'post', 'postpone', 'push', 'prepare', 'print', 'process', 'provide',
+    'purchase', 'put', 'quote', 'raise', 'reach', 'refund', 'register', 'remind', 'renew', 'repair', 'replace', 'reply',
+    'reschedule', 'reserve', 'respond', 'return', 'review', 'ring', 'run', 'schedule', 'send', 'set', 'share', 'ship',
+    'sign', 'sort', 'speak', 'submit', 'talk', 'tell', 'test', 'text', 'touch', 'transfer', 'update', 'upload', 'verify',
+    'visit', 'whatsapp', 'write',
+  ],
+  imperativeVerbs: ['send', 'email', 'e-mail', 'call', 'ring', 'text', 'forward', 'give', 'drop', 'book', 'schedule', 'remind', 'whatsapp', 'message'],
+  imperativeObjects: ['me', 'us', 'him', 'her', 'them', 'it', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'those', 'these', 'back', 'over', 'out', 'up', 'to', 'in'],
+  imperativeLeads: ['and', 'so', 'just', 'also', 'oh', 'then', 'okay', 'ok', 'well', 'yes', 'yeah', 'sure'],
+  questionOpener: /^(?:do|does|did|what|when|where|why|how|who|which|is|are|am|will|would|should|shall|can|could|have|has)\b/i,
+  datePrepositions: ['for', 'on', 'at', 'by', 'in', 'to', 'until', 'till', 'before', 'after', 'around', 'from', 'starting'],
+  objectEnd: /(?:^|\s+)(?:to|for|with|by|about|on|at|in|from|and|so)\s|[,;:]/i,
+  recipientPreposition: 'to',
+  objectStopWords: [
+    'the', 'a', 'an', 'it', 'them', 'this', 'that', 'these', 'those', 'over', 'back', 'up', 'out', 'to', 'with', 'for', 'about',
+    'on', 'in', 'some', 'all', 'my', 'your', 'our', 'their', 'his', 'her', 'me', 'you', 'us', 'him', 'again', 'later',
+  ],
+  leadingFillers: [
+    'go ahead and', 'make sure to', 'make sure i', 'make sure we', 'try to', 'try and', 'have to', 'need to', 'be able to',
+    'just', 'quickly', 'definitely', 'certainly', 'also', 'then', 'probably', 'actually', 'personally', 'first', 'still',
+    'please', 'gladly', 'happily', 'now', 'maybe', 'and', 'so',
+  ],
+  clauseEnd: /\s+(?:because|since|so that|if|unless|just in case|in case|otherwise|as long as|when|whenever|once)\b|\s+(?:that|which|it)(?: would|['’]d)\b|[,;:]\s|\s+[-–—]\s|[.?!]+$/i,
+  clauseSplit: new RegExp(
+    `(?:[,;]\\s*|\\s+(?=and\\s+(?:then\\s+)?(?:I|we)(?:\\b|${A})))`
+    + `(?=(?:(?:and|but|so|then)\\s+)*(?:I\\b|I${A}|we\\b|we${A}|you\\b|could\\b|can\\b|would\\b|will\\b|please\\b|let\\b|let${A}s\\b|don${A}t\\b|remind\\b))`,
+    'i',
+  ),
+  courtesies: new RegExp(
+    `^(?:let me know if (?:you )?(?:have|need)|be honest|tell you (?:what|the truth)|see you|talk (?:to you )?(?:soon|later)|`
+    + `speak (?:to you )?(?:soon|later)|let you go|leave it there|keep it short|get going|have a (?:good|great|nice)|take care|`
+    + `go (?:with|ahead)|do (?:it|that|this)\\b|see what happens|make it${A}?|(?:talk|speak) (?:to|with) you\\b|`
+    // Questions answered in the call itself ("could you tell me your order number?").
+    + `tell (?:me|us)\\b|give (?:me|us) (?:your|the) (?:name|number|email|address|details|reference|order number)\\b|`
+    + `(?:repeat|spell) (?:that|it|your)\\b|hold on\\b|give (?:me|us) (?:a|one) (?:second|sec|moment|minute|min)\\b|`
+    + `have (?:lunch|dinner|breakfast|a break|fun|a think|a (?:good|great|nice|lovely)\\b)|`
+    // Call handling and turns of phrase, not tasks ("let me put you on hold", "I have to go").
+    + `(?:put|transfer) you (?:on hold|through)\\b|ask you (?:something|a question|a few questions)\\b|get (?:this|that) straight\\b|`
+    + `go(?! (?:over|through)\\b))`,
+    'i',
+  ),
+  determiners: ['the', 'a', 'an', 'my', 'your', 'our', 'his', 'her', 'their', 'this', 'that', 'these', 'those', 'some', 'any'],
+  ditransitiveVerbs: ['send', 'email', 'e-mail', 'mail', 'give', 'forward', 'show', 'get', 'text', 'message', 'whatsapp', 'pass', 'hand', 'bring', 'drop', 'write'],
+  rewrites: [
+    { pattern: /^be in touch\b/i, replacement: 'get in touch' },
+    { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz)\b/i, replacement: 'call $1' },
+    { pattern: /^send (?:it|that|them|this) over\b/i, replacement: 'send it' },
+  ],
+  priority: {
+    high: /\b(?:urgent(?:ly)?|asap|a\.s\.a\.p\.?|as soon as possible|immediately|right away|straight away|today|tonight|top priority|critical|time[- ]sensitive)\b/i,
+    low: /\b(?:no rush|no hurry|whenever|when you get a chance|at some point|eventually|sometime|low priority|not urgent)\b/i,
+  },
+  intents: [
+    { intent: 'reminder', pattern: /\b(?:remind|reminder)\b/i },
+    { intent: 'message', pattern: /\b(?:whats ?app|sms|telegram|signal message)\b|^(?:text|message)\b|\b(?:a|by|via) (?:text|message)\b|\btext (?:me|you|him|her|them|us)\b/i },
+    { intent: 'email', pattern: /^(?:e-?mail|mail)\b|\b(?:by|via|over|an?|to (?:my|your|his|her|their|our|the)) e-?mail\b|\be-?mail (?:me|you|him|her|them|us|it)\b|\S@\S/i },
+    {
+      intent: 'meeting',
+      pattern: /\b(?:meet(?:ing|up)?|appointment|demo|catch[- ]?up|zoom|google meet|teams|calendar invite|invite|conference call|video call|sit down)\b|^(?:schedule|set up|book|arrange|organi[sz]e|plan) (?:a|an|the|another|our|some) (?:\w+ )?(?:call|chat|session)\b/i,
+    },
+    { intent: 'call', pattern: /\b(?:call|ring|phone)\b/i },
+  ],
+  providerHints: [
+    { pattern: /\bzoom\b/i, hint: 'zoom' },
+    { pattern: /\bgoogle meet\b|\bgmeet\b/i, hint: 'meet' },
+    { pattern: /\bteams\b/i, hint: 'teams' },
+    { pattern: /\b(?:phone|conference) call\b|\b(?:by|over the|on the) phone\b/i, hint: 'phone' },
+    { pattern: /\bwhats ?app\b/i, hint: 'whatsapp' },
+    { pattern: /\btelegram\b/i, hint: 'telegram' },
+    { pattern: /\bsms\b|\btext(?: message)?\b/i, hint: 'sms' },
+  ],
+  location: /\b(?:at|in) (?<location>(?:the|our|your|my|their) (?:office|offices|site|warehouse|shop|store|branch|headquarters|HQ|clinic|studio|showroom|factory|plant|restaurant|cafe|café|hotel|lobby))\b/i,
+  handle: /(?<![\w.@])@[A-Za-z0-9_]{2,32}\b/,
+};

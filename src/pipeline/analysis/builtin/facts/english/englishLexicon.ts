@@ -1,0 +1,78 @@
+import * as chrono from 'chrono-node';
+import type { FactLexicon } from '../FactLexicon.js';
+import { englishActionWords } from './englishActionWords.js';
+import { englishPeopleWords } from './englishPeopleWords.js';
+import { englishStatementWords } from './englishStatementWords.js';
+
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
+const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+
+/** The English lexicon: chrono's casual English parser and the tables of this folder. */
+export const englishLexicon: FactLexicon = {
+  languages: ['en', 'und'],
+  sentences: { abbreviations: ['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'a.m', 'p.m', 'no', 'approx', 'inc', 'ltd', 'co'] },
+  dates: {
+    parser: chrono.casual,
+    // Full weekday names only: chrono reads "sat", "sun" and "wed" as weekdays.
+    anchor: new RegExp(`\\b(?:${WEEKDAYS}|${MONTHS}|today|tomorrow|tonight|yesterday|weekend|week|month|year|days?|noon|midnight)\\b|\\d`, 'i'),
+    timeAnchor: /\b(?:at|by|around|from|until|till)\s+\d{1,2}(?::\d{2})?\b|\d\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|o['’]clock|\bnoon\b|\bmidnight\b/i,
+    pastCue: /\b(?:last|ago|yesterday|previous|past)\b/i,
+    vague: /^(?:(?:this|the|next|over the)\s+)?(?:weekend|today|tonight)$/i,
+    deadlinePrefix: /\b(?:by|before|until|till|no later than)\s+(?:the\s+)?$/i,
+  },
+  numbers: {
+    ones: {
+      zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+      twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+    },
+    tens: { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 },
+    scales: { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 },
+    articles: ['a', 'an'],
+    conjunctions: ['and'],
+  },
+  amounts: {
+    currencySymbols: { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR' },
+    // "dollars" alone is read as US dollars, the common case in calls; a named other dollar wins (longest first).
+    currencyWords: {
+      'us dollars': 'USD', 'canadian dollars': 'CAD', 'australian dollars': 'AUD', 'swiss francs': 'CHF', 'pounds sterling': 'GBP',
+      dollars: 'USD', dollar: 'USD', bucks: 'USD', euros: 'EUR', euro: 'EUR', pounds: 'GBP', pound: 'GBP', quid: 'GBP',
+      yen: 'JPY', francs: 'CHF', rupees: 'INR', usd: 'USD', eur: 'EUR', gbp: 'GBP', cad: 'CAD', aud: 'AUD', chf: 'CHF',
+    },
+    multipliers: { k: 1_000, thousand: 1_000, grand: 1_000, m: 1_000_000, million: 1_000_000, bn: 1_000_000_000, billion: 1_000_000_000 },
+    moneyMultipliers: ['k', 'grand'],
+    percentWords: ['%', 'percent', 'per cent'],
+    durationUnits: {
+      second: 'seconds', seconds: 'seconds', minute: 'minutes', minutes: 'minutes', min: 'minutes', mins: 'minutes',
+      hour: 'hours', hours: 'hours', hr: 'hours', hrs: 'hours', day: 'days', days: 'days', week: 'weeks', weeks: 'weeks',
+      month: 'months', months: 'months', year: 'years', years: 'years',
+    },
+    durationPhrases: {
+      'half an hour': { value: 30, unit: 'minutes' },
+      'a half hour': { value: 30, unit: 'minutes' },
+      'an hour and a half': { value: 90, unit: 'minutes' },
+      'a quarter of an hour': { value: 15, unit: 'minutes' },
+      'quarter of an hour': { value: 15, unit: 'minutes' },
+      'an hour': { value: 1, unit: 'hours' },
+    },
+    quantityUnits: [
+      'units', 'unit', 'pieces', 'piece', 'items', 'item', 'boxes', 'box', 'cases', 'pallets', 'pallet', 'licenses',
+      'licences', 'license', 'licence', 'seats', 'seat', 'users', 'copies', 'kg', 'kilos', 'kilograms', 'grams', 'tons',
+      'tonnes', 'lbs', 'litres', 'liters', 'gallons', 'metres', 'meters', 'miles', 'km', 'kilometres', 'kilometers',
+      'square feet', 'square metres', 'square meters', 'employees', 'people', 'staff', 'rooms', 'devices', 'laptops',
+      'bottles', 'bags', 'packs', 'cartons', 'crates', 'containers', 'trucks', 'orders', 'locations', 'stores', 'sites',
+    ],
+    // "order" and "case" are also verbs and nouns ("order 45 units", "in case"): they need "number", "no." or "#".
+    referenceCue: /(?:\b(?:order|reference|ref|invoice|ticket|case|account|booking|confirmation|tracking|policy|claim|serial|PO|quote)\s+(?:number|no\.?|num|ID|#)\s*(?:is\s+|was\s+)?#?\s*|\b(?:reference|ref|invoice|ticket|booking|confirmation|tracking|claim|PO)\s+(?:is\s+)?#?\s*|#\s*)/i,
+    phoneCue: /\b(?:call|phone|number|reach|mobile|cell|text|whats ?app|ring|dial|extension|landline)\b/i,
+  },
+  emails: {
+    dot: ['dot', 'period', 'point'],
+    at: ['at'],
+    underscore: ['underscore'],
+    dash: ['dash', 'hyphen'],
+    cue: /\b(?:e-?mail|address|mail|inbox|send|contact|reach)\b/i,
+  },
+  people: englishPeopleWords,
+  actions: englishActionWords,
+  statements: englishStatementWords,
+};

@@ -1,0 +1,121 @@
+import type { ActionWords } from './FactLexicon.js';
+import type { Sentence } from './sentences.js';
+import { anyOfWords } from './regexWords.js';
+
+/**
+ * Who an action belongs to, by how it was said:
+ * - `commitment`: the speaker promises it ("I'll send …", "let me check …");
+ * - `request`: the speaker asks the other party ("could you send …", "please call …", "Send me …");
+ * - `selfReminder`: the speaker asks to be reminded of something they will do ("remind me to …");
+ * - `joint`: nobody in particular ("let's meet …", "we need to …").
+ */
+export type ActionKind = 'commitment' | 'request' | 'selfReminder' | 'joint';
+
+/** An action cue in a sentence and the clause it governs. */
+export interface ActionCue {
+  kind: ActionKind;
+  sentence: Sentence;
+  /** What is to be done, as said after the cue, fillers dropped and rewrites applied ("send you the contract by Friday"). */
+  clause: string;
+  /** The part of the sentence the cue is in (sentences split at "…, and could you …"). */
+  part: { index: number; text: string };
+}
+
+/** A cue found in a part: where it starts and where its clause starts. */
+interface CueMatch {
+  kind: ActionKind;
+  start: number;
+  clauseStart: number;
+  clause: string;
+}
+
+/**
+ * The action cues of a sentence, at most one per part. In a part, the earliest cue wins, and of
+ * two starting together the longer ("I'll need you to …" is a request, not "I'll …"). A clause
+ * counts only when it starts, after the lexicon's fillers, with one of its action verbs and is no
+ * courtesy ("let me know if you have any questions"). A promise inside a real question ("Do you
+ * think I'll need …?") is none.
+ */
+export function findActionCues(sentence: Sentence, words: ActionWords): ActionCue[] {
+  const patterns = compiledPatterns(words);
+  const cues: ActionCue[] = [];
+  for (const part of partsOf(sentence.text, patterns.splitter)) {
+    const match = firstCue(part.text, words, patterns.imperative);
+    if (!match) continue;
+    if (match.kind === 'commitment' && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
+    const clause = actionClause(match.clause, words, patterns.fillers);
+    if (clause) cues.push({ kind: match.kind, sentence, clause, part });
+  }
+  return cues;
+}
+
+/** The patterns built from a lexicon's word lists, built once per lexicon. */
+interface CompiledPatterns {
+  splitter: RegExp;
+  imperative: RegExp;
+  fillers: RegExp;
+}
+
+const compiled = new WeakMap<ActionWords, CompiledPatterns>();
+
+function compiledPatterns(words: ActionWords): CompiledPatterns {
+  let patterns = compiled.get(words);
+  if (!patterns) {
+    const { clauseSplit } = words;
+    patterns = {
+      splitter: new RegExp(clauseSplit.source, clauseSplit.flags.includes('g') ? clauseSplit.flags : `${clauseSplit.flags}g`),
+      // An imperative opens its part: "Send me the invoice", "So, email me the notes".
+      imperative: new RegExp(
+        `^\\s*(?:(?:${anyOfWords(words.imperativeLeads)})[,\\s]+)*(?<clause>(?:${anyOfWords(words.imperativeVerbs)})\\s+(?:${anyOfWords(words.imperativeObjects)})\\b.*)`,
+        'i',
+      ),
+      fillers: new RegExp(`^(?:(?:${anyOfWords(words.leadingFillers)})\\s+)+`, 'i'),
+    };
+    compiled.set(words, patterns);
+  }
+  return patterns;
+}
+
+/** The sentence cut where a new clause with its own subject or cue starts. */
+function partsOf(text: string, splitter: RegExp): { index: number; text: string }[] {
+  const parts: { index: number; text: string }[] = [];
+  let start = 0;
+  for (const boundary of text.matchAll(splitter)) {
+    if (boundary.index > start) parts.push({ index: start, text: text.slice(start, boundary.index) });
+    start = boundary.index + boundary[0].length;
+  }
+  parts.push({ index: start, text: text.slice(start) });
+  return parts.filter((part) => part.text.trim() !== '');
+}
+
+function firstCue(text: string, words: ActionWords, imperativePattern: RegExp): CueMatch | null {
+  const tables: [ActionKind, readonly RegExp[]][] = [
+    ['selfReminder', words.selfReminders], ['request', words.requests], ['commitment', words.commitments], ['joint', words.joint],
+  ];
+  const matches: CueMatch[] = [];
+  for (const [kind, patterns] of tables) {
+    for (const pattern of patterns) {
+      const match = pattern.exec(text);
+      const clause = match?.groups?.clause;
+      if (!match || clause === undefined) continue;
+      matches.push({ kind, start: match.index, clauseStart: match.index + match[0].length - clause.length, clause });
+    }
+  }
+  const imperative = imperativePattern.exec(text);
+  const imperativeClause = imperative?.groups?.clause;
+  if (imperative && imperativeClause !== undefined) {
+    const clauseStart = imperative[0].length - imperativeClause.length;
+    matches.push({ kind: 'request', start: clauseStart, clauseStart, clause: imperativeClause });
+  }
+  matches.sort((first, second) => first.start - second.start || second.clauseStart - first.clauseStart);
+  return matches[0] ?? null;
+}
+
+/** The clause with leading fillers dropped and rewrites applied, or null when it is no action. */
+function actionClause(said: string, words: ActionWords, fillers: RegExp): string | null {
+  let clause = said.trim().replace(fillers, '');
+  for (const rewrite of words.rewrites) clause = clause.replace(rewrite.pattern, rewrite.replacement);
+  if (words.courtesies.test(clause)) return null;
+  const verb = /^[\p{L}-]+/u.exec(clause)?.[0]?.toLowerCase();
+  return verb !== undefined && words.verbs.includes(verb) ? clause : null;
+}

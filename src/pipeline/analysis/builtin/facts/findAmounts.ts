@@ -1,0 +1,130 @@
+import type { amountKinds } from '../../../../domain/analysis/analysisSchema.js';
+import { findPhoneNumbers } from './contactDetails.js';
+import type { AmountWords, NumberWords } from './FactLexicon.js';
+import { numberWordsSource, parseNumberWords } from './numberWords.js';
+import { anyOfWords } from './regexWords.js';
+
+/** A number said in a sentence, with what it counts. */
+export interface AmountMention {
+  /** As said: a substring of the sentence. */
+  text: string;
+  index: number;
+  kind: (typeof amountKinds)[number];
+  value: number | null;
+  unit: string | null;
+  /** ISO 4217 for money, when the symbol or word says which. */
+  currency: string | null;
+}
+
+/** A number in digits: "1,200", "1200", "2.5". */
+const DIGITS = '\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?';
+
+
+/** One way a number is said: which kind it is and how its groups turn into value, unit and currency. */
+interface AmountPattern {
+  kind: AmountMention['kind'];
+  pattern: RegExp;
+  read(groups: Record<string, string | undefined>): Pick<AmountMention, 'value' | 'unit' | 'currency'> | null;
+}
+
+/**
+ * The amount patterns of a lexicon, most specific first: a span taken by one is not read again
+ * by a later one ("$1,200" is money, not also a quantity).
+ */
+function amountPatterns(amounts: AmountWords, numbers: NumberWords): AmountPattern[] {
+  const number = `(?<num>${DIGITS}|${numberWordsSource(numbers)})`;
+  const multiplier = `(?:\\s?(?<mult>${anyOfWords(Object.keys(amounts.multipliers))})(?![a-z]))?`;
+  const currencyCodes = [...new Set([...Object.values(amounts.currencyWords), ...Object.values(amounts.currencySymbols)])];
+  const valueOf = (groups: Record<string, string | undefined>) => {
+    const said = groups.num ?? '';
+    const base = /\d/.test(said) ? Number(said.replace(/,/g, '')) : parseNumberWords(said, numbers);
+    if (base === null || !Number.isFinite(base)) return null;
+    return base * (amounts.multipliers[(groups.mult ?? '').toLowerCase()] ?? 1);
+  };
+  const money = (currency: string | null) => (groups: Record<string, string | undefined>) => ({ value: valueOf(groups), unit: null, currency });
+  return [
+    {
+      kind: 'money',
+      pattern: new RegExp(`(?<symbol>${anyOfWords(Object.keys(amounts.currencySymbols))})\\s?(?<num>${DIGITS})${multiplier}`, 'gi'),
+      read: (groups) => money(amounts.currencySymbols[groups.symbol ?? ''] ?? null)(groups),
+    },
+    {
+      kind: 'money',
+      pattern: new RegExp(`\\b(?<code>${currencyCodes.join('|')})\\s?(?<num>${DIGITS})${multiplier}`, 'g'),
+      read: (groups) => money(groups.code ?? null)(groups),
+    },
+    {
+      kind: 'money',
+      // "pounds of flour" is a weight.
+      pattern: new RegExp(`${number}${multiplier}\\s+(?<currency>${anyOfWords(Object.keys(amounts.currencyWords))})\\b(?!\\s+of\\b)`, 'gi'),
+      read: (groups) => money(amounts.currencyWords[(groups.currency ?? '').toLowerCase()] ?? null)(groups),
+    },
+    {
+      kind: 'percentage',
+      pattern: new RegExp(`${number}\\s?(?:${anyOfWords(amounts.percentWords)})(?![a-z])`, 'gi'),
+      read: (groups) => ({ value: valueOf(groups), unit: '%', currency: null }),
+    },
+    {
+      kind: 'reference_number',
+      pattern: new RegExp(`${amounts.referenceCue.source}(?<ref>[A-Z]{0,4}-?\\d[\\dA-Z-]+[\\dA-Z])`, 'gi'),
+      read: (groups) => ({ value: /^\d+$/.test(groups.ref ?? '') ? Number(groups.ref) : null, unit: null, currency: null }),
+    },
+    {
+      kind: 'money',
+      pattern: new RegExp(`${number}\\s?(?<mult>${anyOfWords(amounts.moneyMultipliers)})\\b`, 'gi'),
+      read: money(null),
+    },
+    {
+      kind: 'duration',
+      pattern: new RegExp(`\\b(?<phrase>${anyOfWords(Object.keys(amounts.durationPhrases))})\\b`, 'gi'),
+      read: (groups) => {
+        const phrase = amounts.durationPhrases[(groups.phrase ?? '').toLowerCase()];
+        return phrase ? { value: phrase.value, unit: phrase.unit, currency: null } : null;
+      },
+    },
+    {
+      kind: 'duration',
+      pattern: new RegExp(`${number}[\\s-]+(?<unit>${anyOfWords(Object.keys(amounts.durationUnits))})\\b`, 'gi'),
+      read: (groups) => ({ value: valueOf(groups), unit: amounts.durationUnits[(groups.unit ?? '').toLowerCase()] ?? null, currency: null }),
+    },
+    {
+      kind: 'quantity',
+      pattern: new RegExp(`${number}\\s?(?<unit>${anyOfWords(amounts.quantityUnits)})\\b`, 'gi'),
+      read: (groups) => ({ value: valueOf(groups), unit: (groups.unit ?? '').toLowerCase(), currency: null }),
+    },
+  ];
+}
+
+const patternsByLexicon = new WeakMap<AmountWords, AmountPattern[]>();
+
+/**
+ * The money, percentages, reference numbers, phone numbers, durations and quantities said in a
+ * sentence, in order of appearance. A bare number ("we spoke 3 times") is not one: it must come
+ * with a currency, a unit, a percent word or a reference cue. `value` is null when the words do
+ * not form a number.
+ */
+export function findAmounts(sentence: string, amounts: AmountWords, numbers: NumberWords): AmountMention[] {
+  let patterns = patternsByLexicon.get(amounts);
+  if (!patterns) {
+    patterns = amountPatterns(amounts, numbers);
+    patternsByLexicon.set(amounts, patterns);
+  }
+  const found: AmountMention[] = [];
+  const overlaps = (index: number, length: number) =>
+    found.some((taken) => index < taken.index + taken.text.length && taken.index < index + length);
+  const phonesAfter = patterns.findIndex((pattern) => pattern.kind === 'reference_number') + 1;
+  patterns.forEach((amountPattern, position) => {
+    if (position === phonesAfter) {
+      for (const phone of findPhoneNumbers(sentence, amounts)) {
+        if (!overlaps(phone.index, phone.text.length)) found.push({ ...phone, kind: 'phone_number', value: null, unit: null, currency: null });
+      }
+    }
+    for (const match of sentence.matchAll(amountPattern.pattern)) {
+      const text = match[0].trim();
+      if (overlaps(match.index, text.length)) continue;
+      const read = amountPattern.read(match.groups ?? {});
+      if (read) found.push({ text, index: match.index, kind: amountPattern.kind, ...read });
+    }
+  });
+  return found.sort((first, second) => first.index - second.index);
+}

@@ -1,0 +1,205 @@
+import type { ActionIntent, IntentMetadata } from '../../../../domain/analysis/analysisSchema.js';
+import type { CallMetadata } from '../../../../domain/calls/callTypes.js';
+import type { Speaker } from '../../../../domain/transcripts/transcriptSchema.js';
+import { isNamedSpeaker, type CallParties } from './callParties.js';
+import type { EmailMention } from './contactDetails.js';
+import type { ActionWords } from './FactLexicon.js';
+import type { ActionKind } from './findActionCues.js';
+import type { DateMention } from './findDateMentions.js';
+import { clip } from './sentences.js';
+import type { SentenceFacts } from './sentenceFacts.js';
+import { escapeRegExp } from './regexWords.js';
+
+/** What an action item's metadata is drawn from. */
+export interface ActionEvidence {
+  intent: ActionIntent;
+  kind: ActionKind;
+  title: string;
+  /** The action clause as said, after the cue. */
+  clause: string;
+  /** The date the action is set for (its due date or the meeting time). */
+  when: DateMention | null;
+  facts: SentenceFacts;
+  /** Every sentence's facts: addresses and numbers are often said a turn later. */
+  call: readonly SentenceFacts[];
+  speaker: Speaker;
+  addressee: Speaker | null;
+  parties: CallParties;
+  metadata: CallMetadata;
+  words: ActionWords;
+}
+
+/** Addresses and numbers are looked for up to this many segments before or after the action. */
+export const EVIDENCE_WINDOW_SEGMENTS = 2;
+
+/** `IntentMetadataSchema` limits: a meeting lasts 1 to 1440 minutes, at most 20 attendees. */
+const DURATION_MINUTES = { min: 1, max: 1440 } as const;
+const MAX_ATTENDEES = 20;
+const MINUTES_PER_HOUR = 60;
+
+const MEETING_HINTS = new Set(['meet', 'zoom', 'teams', 'phone']);
+const MESSAGE_HINTS = new Set(['whatsapp', 'sms', 'telegram']);
+
+/** Whom an action is directed at: a speaker, or a third party by the name said. */
+interface Recipient {
+  speaker: Speaker | null;
+  name: string | null;
+}
+
+const firstName = (name: string) => (name.split(/\s+/)[0] ?? '').toLowerCase();
+const says = (text: string, word: string) => word !== '' && new RegExp(`\\b${escapeRegExp(word)}\\b`, 'i').test(text);
+
+/**
+ * The specification's `intentMetadata` for an action, with only what the call grounds: a field
+ * nothing said supports is left out. Meeting: provider, the named parties and third parties of
+ * the sentence as attendees (an address said nearby whose local part holds their first name as
+ * email), `proposedAt` when a day and time were said, the duration said, the title, a place
+ * said. Email: the recipient's address said in the sentence or nearby (preferring one the
+ * recipient said), their name, the object as subject, the sentence as preview. Call and
+ * message: the recipient's number said in the sentence or by them nearby, else the metadata's
+ * number when the recipient is the contact. Reminder: `remindAt` when a day and time were said.
+ */
+export function intentMetadataFor(evidence: ActionEvidence): IntentMetadata {
+  const { intent, facts, title } = evidence;
+  const sentence = facts.sentence.text;
+  const recipient = recipientOf(evidence);
+  const hint = evidence.words.providerHints.find((candidate) => candidate.pattern.test(sentence))?.hint;
+  const metadata: IntentMetadata = {};
+  switch (intent) {
+    case 'meeting': {
+      if (hint && MEETING_HINTS.has(hint)) metadata.providerHint = hint;
+      const attendees = attendeesOf(evidence);
+      if (attendees.length > 0) metadata.attendees = attendees;
+      if (evidence.when?.dateTime) metadata.proposedAt = evidence.when.dateTime;
+      const duration = durationMinutesOf(facts);
+      if (duration !== null) metadata.durationMinutes = duration;
+      metadata.title = title;
+      const location = evidence.words.location.exec(sentence)?.groups?.location;
+      if (location) metadata.location = location;
+      break;
+    }
+    case 'email': {
+      const email = emailFor(evidence, recipient);
+      if (email) metadata.toEmail = email.address;
+      if (recipient.name) metadata.toName = recipient.name;
+      const subject = subjectOf(title, evidence.words);
+      if (subject) metadata.subject = subject;
+      metadata.bodyPreview = clip(sentence, 300);
+      break;
+    }
+    case 'call':
+    case 'message': {
+      if (intent === 'message' && hint && MESSAGE_HINTS.has(hint)) {
+        metadata.channel = hint;
+        metadata.providerHint = hint;
+      }
+      const phoneNumber = phoneFor(evidence, recipient);
+      if (phoneNumber) metadata.phoneNumber = phoneNumber;
+      if (intent === 'call' && recipient.name) metadata.contactName = recipient.name;
+      const handle = evidence.words.handle.exec(sentence)?.[0];
+      if (intent === 'message' && handle) metadata.handle = handle;
+      if (intent === 'message') metadata.bodyPreview = clip(sentence, 300);
+      break;
+    }
+    case 'reminder':
+      if (evidence.when?.dateTime) metadata.remindAt = evidence.when.dateTime;
+      metadata.title = title;
+      metadata.notes = clip(sentence, 500);
+      break;
+    case 'task':
+      metadata.title = title;
+      metadata.notes = clip(sentence, 500);
+      break;
+    case 'none':
+      break;
+  }
+  return metadata;
+}
+
+/**
+ * Whom the action is for: a party or third party named in the clause ("email Mark"), else the
+ * pronoun's ("send *me*" is the speaker, "call *you*" the addressee), else by how it was said:
+ * a promise is for the other party, a request for the one asking. Names only for named speakers.
+ */
+function recipientOf(evidence: ActionEvidence): Recipient {
+  const { clause, kind, speaker, addressee } = evidence;
+  const asRecipient = (party: Speaker | null): Recipient => ({ speaker: party, name: party && isNamedSpeaker(party) ? party.displayName : null });
+  const namedParty = evidence.parties.speakers.find((party) => isNamedSpeaker(party) && says(clause, firstName(party.displayName)));
+  if (namedParty) return asRecipient(namedParty);
+  const thirdParty = evidence.facts.names.find((mention) => says(clause, mention.name));
+  if (thirdParty) return { speaker: null, name: thirdParty.name };
+  if (/\b(?:me|us)\b/i.test(clause)) return asRecipient(speaker);
+  if (/\byou\b/i.test(clause)) return asRecipient(addressee);
+  if (kind === 'commitment') return asRecipient(addressee);
+  if (kind === 'request') return asRecipient(speaker);
+  return { speaker: null, name: null };
+}
+
+/** The sentences within {@link EVIDENCE_WINDOW_SEGMENTS} of the action, nearest first (its own first). */
+function nearby(evidence: ActionEvidence): SentenceFacts[] {
+  const at = evidence.facts.sentence.segmentIndex;
+  return evidence.call
+    .filter((facts) => Math.abs(facts.sentence.segmentIndex - at) <= EVIDENCE_WINDOW_SEGMENTS)
+    .sort((first, second) => (first === evidence.facts ? -1 : second === evidence.facts ? 1
+      : Math.abs(first.sentence.segmentIndex - at) - Math.abs(second.sentence.segmentIndex - at)));
+}
+
+/** An address in the sentence, else one the recipient said nearby; for a third party, only one holding their first name. */
+function emailFor(evidence: ActionEvidence, recipient: Recipient): EmailMention | null {
+  for (const facts of nearby(evidence)) {
+    const saidByRecipient = recipient.speaker !== null && facts.sentence.segment.speakerId === recipient.speaker.speakerId;
+    for (const email of facts.emails) {
+      const holdsName = recipient.name !== null && email.address.split('@')[0]?.includes(firstName(recipient.name));
+      if (recipient.speaker === null ? holdsName : facts === evidence.facts || saidByRecipient) return email;
+    }
+  }
+  return null;
+}
+
+/** A number in the sentence or said by the recipient nearby; else the metadata's, when the recipient is the contact. */
+function phoneFor(evidence: ActionEvidence, recipient: Recipient): string | null {
+  for (const facts of nearby(evidence)) {
+    const saidByRecipient = recipient.speaker !== null && facts.sentence.segment.speakerId === recipient.speaker.speakerId;
+    if (facts !== evidence.facts && !saidByRecipient) continue;
+    const phone = facts.amounts.find((amount) => amount.kind === 'phone_number');
+    if (phone) return phone.text;
+  }
+  const metadataNumber = evidence.metadata.phoneNumber?.trim();
+  return metadataNumber && recipient.speaker?.role === 'CONTACT' ? metadataNumber : null;
+}
+
+/** The named parties, then third parties named in the sentence, each with an address said nearby that holds their first name. */
+function attendeesOf(evidence: ActionEvidence): { name: string; email?: string }[] {
+  const names = [
+    ...evidence.parties.speakers.filter(isNamedSpeaker).map((speaker) => speaker.displayName),
+    ...evidence.facts.names.map((mention) => mention.name),
+  ];
+  const emails = nearby(evidence).flatMap((facts) => facts.emails);
+  const distinct = [...new Map(names.map((name) => [name.toLowerCase(), name])).values()];
+  return distinct.slice(0, MAX_ATTENDEES).map((name) => {
+    const email = emails.find((candidate) => candidate.address.split('@')[0]?.includes(firstName(name)));
+    return email ? { name, email: email.address } : { name };
+  });
+}
+
+/** The first duration said in the sentence, in whole minutes, when within the schema's range. */
+function durationMinutesOf(facts: SentenceFacts): number | null {
+  for (const amount of facts.amounts) {
+    if (amount.kind !== 'duration' || amount.value === null) continue;
+    const minutes = amount.unit === 'minutes' ? amount.value : amount.unit === 'hours' ? amount.value * MINUTES_PER_HOUR : null;
+    if (minutes !== null && Number.isInteger(minutes) && minutes >= DURATION_MINUTES.min && minutes <= DURATION_MINUTES.max) return minutes;
+  }
+  return null;
+}
+
+/** The object of the title ("Send the revised contract to Sheila" → "Revised contract"), or null for a pronoun. */
+function subjectOf(title: string, words: ActionWords): string | null {
+  const afterVerb = title.replace(/^\S+\s*/, '');
+  const end = words.objectEnd.exec(afterVerb);
+  const object = (end ? afterVerb.slice(0, end.index) : afterVerb).split(/\s+/).filter(Boolean);
+  const stop = new Set(words.objectStopWords);
+  while (object.length > 0 && stop.has((object[0] ?? '').toLowerCase())) object.shift();
+  if (object.length === 0) return null;
+  const subject = object.join(' ');
+  return clip(subject.charAt(0).toUpperCase() + subject.slice(1), 200);
+}

@@ -1,0 +1,165 @@
+import { access } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
+import { Value } from 'typebox/value';
+import { AnalysisSchema, type Analysis, type AnalysisProducer } from '../../../domain/analysis/analysisSchema.js';
+import type { Segment } from '../../../domain/transcripts/transcriptSchema.js';
+import type { StageContext } from '../../StageContext.js';
+import { StageFailure } from '../../StageFailure.js';
+import type { Analyser, AnalyserResult, AnalysisInput } from '../Analyser.js';
+import { analysisSystemPrompt, chunkPrompt, transcriptLine, type PromptPart } from './analysisPrompt.js';
+import { chunkTranscript } from './chunkTranscript.js';
+import { fitToSchema } from './fitToSchema.js';
+import { analysisGenerationSchema, defaultGenerationLimits, type GenerationLimits, type JsonSchema } from './generationSchema.js';
+import { mergeChunkAnalyses } from './mergeChunkAnalyses.js';
+import { emptyAnalysis, readChunkAnswer, type ChunkAnswer } from './readChunkAnswer.js';
+
+export interface LlmAnalyserOptions {
+  /** The GGUF model file; its name (without the path) is recorded as the analysis's producer model. */
+  modelPath: string;
+  /** Context window the model runs with, tokens; longer transcripts are analysed in chunks. Defaults to `4096`. */
+  contextSize?: number;
+  /** `auto`: run on a GPU when node-llama-cpp finds one; false: CPU only. Defaults to `"auto"`. */
+  gpu?: 'auto' | false;
+  /** Most tokens one chunk's answer may have; it is reserved in the context. Defaults to 40% of `contextSize`, at most `2048`. */
+  maxOutputTokens?: number;
+  /** CPU threads llama.cpp evaluates with. Defaults to half the CPU cores, at least 1 (the rest serve the event loop and other workers). */
+  threads?: number;
+  /** Bounds on each chunk's answer (texts, list sizes, citations). Defaults to {@link defaultGenerationLimits}. */
+  limits?: Partial<GenerationLimits>;
+}
+
+/** Bumped when the analyser's output changes for the same input and model. */
+export const llmAnalyserVersion = '1';
+
+/**
+ * Characters per token assumed when planning chunks on the main thread, which has no tokenizer;
+ * below English's ~4 so that chunks err small. The worker counts exactly and asks for a split
+ * when a chunk does not fit after all.
+ */
+const charsPerToken = 3;
+/** Tokens kept free for the chat template around the prompts. */
+const templateReserveTokens = 64;
+/** Fewer tokens than this left for transcript lines means the context is too small to be useful. */
+const minimumLineBudget = 64;
+
+/**
+ * The LLM analyser: the transcript is cut into chunks that fit the model's context
+ * ({@link chunkTranscript}), each chunk is answered on the worker pool under a JSON-schema
+ * grammar derived from AnalysisSchema (so the answer always parses, and cites only the chunk's
+ * segments and the call's speakers), each answer is repaired into a valid Analysis
+ * ({@link readChunkAnswer}), and the chunks' analyses are merged ({@link mergeChunkAnalyses}).
+ * What the model gets wrong becomes `qualityWarnings`, never an exception; grounding happens
+ * after, in the caller.
+ *
+ * Failures: no model file → `unavailable`; the runtime failing (no memory for the context, a
+ * generation error) → `transient`.
+ */
+export function createLlmAnalyser(options: LlmAnalyserOptions): Analyser {
+  const contextSize = options.contextSize ?? 4096;
+  const maxOutputTokens = options.maxOutputTokens ?? Math.min(2048, Math.floor(contextSize * 0.4));
+  if (maxOutputTokens >= contextSize) throw new RangeError(`maxOutputTokens (${maxOutputTokens}) must be below contextSize (${contextSize})`);
+  const settings: AnalyserSettings = {
+    modelPath: options.modelPath,
+    gpu: options.gpu ?? 'auto',
+    contextSize,
+    maxOutputTokens,
+    threads: options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2)),
+    limits: { ...defaultGenerationLimits, ...options.limits },
+  };
+  return { analyse: (input, context) => analyse(input, context, settings) };
+}
+
+interface AnalyserSettings {
+  modelPath: string;
+  gpu: 'auto' | false;
+  contextSize: number;
+  maxOutputTokens: number;
+  threads: number;
+  limits: GenerationLimits;
+}
+
+interface Line {
+  segment: Segment;
+  text: string;
+}
+
+async function analyse(input: AnalysisInput, context: StageContext, settings: AnalyserSettings): Promise<AnalyserResult> {
+  try {
+    await access(settings.modelPath);
+  } catch (error) {
+    throw new StageFailure('unavailable', 'The language model for call analysis is not installed.', { cause: error });
+  }
+  const producer: AnalysisProducer = { analyser: 'llm', analyserVersion: llmAnalyserVersion, model: basename(settings.modelPath) };
+  const { segments, speakers } = input.transcript;
+  if (segments.length === 0) return { analysis: withWarnings(emptyAnalysis(), ['The transcript has no speech to analyse.']), producer };
+
+  const systemPrompt = analysisSystemPrompt(settings.limits);
+  const lineBudget = settings.contextSize - settings.maxOutputTokens - templateReserveTokens
+    - estimateTokens(systemPrompt) - estimateTokens(chunkPrompt(input, [], { index: 99, count: 99 }));
+  if (lineBudget < minimumLineBudget) throw contextTooSmall();
+  const lines = segments.map((segment) => ({ segment, text: shorten(transcriptLine(segment), lineBudget * charsPerToken) }));
+  const pending = chunkTranscript(lines, (line) => estimateTokens(line.text), lineBudget);
+  const speakerIds = speakers.map((speaker) => speaker.speakerId);
+
+  const answers: ChunkAnswer[] = [];
+  while (pending.length > 0) {
+    context.signal.throwIfAborted();
+    const chunk = pending.shift()!;
+    const part: PromptPart = { index: answers.length + 1, count: answers.length + 1 + pending.length };
+    const generation = await context.runInWorker('llmAnalyseChunk', {
+      model: { modelPath: settings.modelPath, gpu: settings.gpu },
+      contextSize: settings.contextSize,
+      threads: settings.threads,
+      systemPrompt,
+      userPrompt: chunkPrompt(input, chunk.map((line) => line.text), part),
+      schema: analysisGenerationSchema({ segmentIds: chunk.map((line) => line.segment.id), speakerIds }, settings.limits),
+      maxOutputTokens: settings.maxOutputTokens,
+    });
+    if (generation.kind === 'too_long') {
+      pending.unshift(...splitChunk(chunk));
+      continue;
+    }
+    answers.push(readChunkAnswer(generation.text, generation.cutOff, speakers, part.count > 1 ? `part ${part.index} of ${part.count}` : 'the call'));
+    context.reportProgress(answers.length / (answers.length + pending.length));
+  }
+
+  const merged = mergeChunkAnalyses(answers.map((answer) => answer.analysis));
+  return { analysis: checked(withWarnings(merged, answers.flatMap((answer) => answer.warnings))), producer };
+}
+
+/** A chunk the worker found too long for the context: its halves, or its one line cut to half. */
+function splitChunk(chunk: readonly Line[]): Line[][] {
+  if (chunk.length > 1) {
+    const middle = Math.ceil(chunk.length / 2);
+    return [chunk.slice(0, middle), chunk.slice(middle)];
+  }
+  const [line] = chunk;
+  // Even a near-empty line does not fit: the instructions alone fill the context.
+  if (!line || line.text.length < 2 * minimumLineBudget) throw contextTooSmall();
+  return [[{ segment: line.segment, text: shorten(line.text, Math.floor(line.text.length / 2)) }]];
+}
+
+/** The final gate: the merged analysis validated against AnalysisSchema (repaired once more, or left empty, should it fail). */
+function checked(analysis: Analysis): Analysis {
+  if (Value.Check(AnalysisSchema, analysis)) return analysis;
+  const repaired = fitToSchema(AnalysisSchema as unknown as JsonSchema, analysis) as Analysis | undefined;
+  const note = 'The merged analysis did not validate and was repaired.';
+  return repaired ? withWarnings(repaired, [note]) : withWarnings(emptyAnalysis(), [note]);
+}
+
+function withWarnings(analysis: Analysis, warnings: readonly string[]): Analysis {
+  return { ...analysis, qualityWarnings: [...new Set([...analysis.qualityWarnings, ...warnings])] };
+}
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / charsPerToken);
+}
+
+function shorten(text: string, maxLength: number): string {
+  return text.length <= maxLength ? text : `${text.slice(0, Math.max(0, maxLength - 1))}…`;
+}
+
+function contextTooSmall(): StageFailure {
+  return new StageFailure('unavailable', 'The language model\'s context window is too small to analyse this call.');
+}
