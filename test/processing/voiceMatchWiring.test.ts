@@ -2,6 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
+import { Value } from 'typebox/value';
+import { AnalysisSchema } from '../../src/domain/analysis/analysisSchema.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { voiceProfileProvider } from '../../src/domain/voiceProfiles/VoiceProfileRepository.js';
 import { embedVoices } from '../../src/pipeline/voice/embedVoices.js';
@@ -68,6 +70,11 @@ describe('the service pipeline with voice profiles enabled', () => {
     expect(Object.keys(line)).not.toContain('scores');
     expect(JSON.stringify(line)).not.toMatch(/\d\.\d{5,}/);
     expect(await voiceMatchCount(testApp, 'no_match')).toBe(1);
+
+    // The call completes, and its transcript says matching was tried.
+    await waitFor('the call to complete', async () => (await (await alice(`/api/calls/${callId}`)).json() as { status: string }).status === 'COMPLETED', 60_000);
+    const transcript = (await (await alice(`/api/calls/${callId}/transcript`)).json()) as { speakerResolution: Record<string, unknown> };
+    expect(transcript.speakerResolution).toMatchObject({ voiceEmbeddingEnabled: true, voiceMatchStatus: 'NO_MATCH', voiceProfileUsed: false });
   }, 90_000);
 
   test('a user without a profile is not matched: no log line, no metric', async () => {
@@ -76,5 +83,32 @@ describe('the service pipeline with voice profiles enabled', () => {
     const { callId } = (await (await postUpload(bob, uploadForm(await readFile(speakerClips.speaker2a), 'call.wav'))).json()) as { callId: string };
     await waitFor('the call to end', () => log.lines.find((entry) => entry.callId === callId && (entry.msg === 'call failed' || entry.msg === 'call completed')), 60_000);
     expect(log.lines.filter((entry) => entry.msg === 'voice match')).toHaveLength(before);
+    const transcript = (await (await bob(`/api/calls/${callId}/transcript`)).json()) as { speakerResolution: Record<string, unknown> };
+    expect(transcript.speakerResolution).toMatchObject({ voiceEmbeddingEnabled: true, voiceMatchStatus: 'NO_PROFILE' });
+  }, 90_000);
+});
+
+describe('the service pipeline with voice profiles off (the default)', () => {
+  let testApp: TestApp;
+  let processing: Processing;
+  beforeAll(async () => {
+    testApp = await startTestApp({ ...models, WORKER_THREADS: '1', WORKER_CONCURRENCY: '1' });
+    processing = startProcessing(testApp.services, pino({ level: 'silent' }));
+  });
+  afterAll(async () => {
+    await processing.stop(0);
+    await testApp.close();
+  });
+
+  test('a call completes with a valid built-in analysis, and its transcript says voice matching is DISABLED', async () => {
+    const carol = testApp.as('carol');
+    const { callId } = (await (await postUpload(carol, uploadForm(await readFile(speakerClips.speaker1b), 'call.wav'))).json()) as { callId: string };
+    await waitFor('the call to complete', async () => (await (await carol(`/api/calls/${callId}`)).json() as { status: string }).status === 'COMPLETED', 60_000);
+    const transcript = (await (await carol(`/api/calls/${callId}/transcript`)).json()) as { speakerResolution: Record<string, unknown> };
+    expect(transcript.speakerResolution).toMatchObject({ voiceEmbeddingEnabled: false, voiceMatchStatus: 'DISABLED', voiceProfileUsed: false });
+    const analysis = await (await carol(`/api/calls/${callId}/analysis`)).json();
+    expect([...Value.Errors(AnalysisSchema, analysis)]).toEqual([]);
+    // The structure-only whisper model hears no words: an honest, nearly empty analysis that says why.
+    expect((analysis as { qualityWarnings: string[] }).qualityWarnings.length).toBeGreaterThan(0);
   }, 90_000);
 });
