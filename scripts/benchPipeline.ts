@@ -1,7 +1,8 @@
 /**
  * `npm run bench:pipeline`: one 5-minute two-voice recording (espeak-ng + sox, encoded as AAC in
  * M4A like a phone's) through the real processing engine and production pipeline, printing the
- * time and peak memory of every stage and the real-time factor of the whole run.
+ * time and peak memory of every stage and the real-time factor of the whole run, then times the
+ * analysis stages on the recording's script (see {@link benchAnalysisOnScript}).
  * Memory is the resident set of this Node process (worker threads included) plus its child
  * processes (ffmpeg, whisper.cpp), sampled every 50 ms. Needs Debian's espeak-ng and sox.
  *
@@ -18,14 +19,20 @@ import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pino from 'pino';
-import { loadConfig } from '../src/config/loadConfig.js';
 import { createServices } from '../src/createServices.js';
 import { acceptUpload } from '../src/domain/calls/acceptUpload.js';
 import { resolveModelPath } from '../src/infrastructure/health/readinessChecks.js';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
 import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
 import { startProcessing } from '../src/processing/startProcessing.js';
-import { makeConversation } from './audio/makeConversation.js';
+import { randomUUID } from 'node:crypto';
+import { LocalPipelineRun } from '../src/cli/LocalPipelineRun.js';
+import { analysisTimeZoneOf, loadConfig } from '../src/config/loadConfig.js';
+import { selectAnalyser } from '../src/pipeline/analysis/selectAnalyser.js';
+import { transcriptFromSegments } from '../src/pipeline/normalization/transcriptFromSegments.js';
+import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
+import { runAnalysisStages } from '../src/processing/productionPipeline.js';
+import { makeConversation, type ConversationTurn } from './audio/makeConversation.js';
 
 const run = promisify(execFile);
 const audioSeconds = Number(process.env.BENCH_AUDIO_SECONDS ?? 300);
@@ -79,8 +86,31 @@ try {
   console.log(`whole run: ${round(wallSeconds)} s wall clock, real-time factor ${round(wallSeconds / audioSeconds, 4)} (${round(audioSeconds / wallSeconds)}x real time), peak ${round(Math.max(...peakMegabytesByStage.values()))} MB`);
   console.log(`call ended ${call.status}${call.errorReason ? `: ${call.errorReason}` : ''}`);
   services.close();
+  await benchAnalysisOnScript(conversation.turns);
 } finally {
   await rm(work, { recursive: true, force: true });
+}
+
+/**
+ * The structure-only whisper model hears no words, so the run's analysis stage has nothing to
+ * read. This times the analysis stages (the configured analyser, grounding, action items) on
+ * the recording's script instead: the transcript a perfect recogniser would give.
+ */
+async function benchAnalysisOnScript(turns: readonly ConversationTurn[]): Promise<void> {
+  const config = loadConfig({ ...process.env, DATA_DIR: tmpdir() });
+  const metadata = { contactName: 'Sheila', direction: 'OUTGOING' as const };
+  const transcript = resolveSpeakers(transcriptFromSegments({
+    segments: turns.map((turn) => ({ sourceSpeakerId: turn.speaker, startSeconds: turn.startSeconds, endSeconds: turn.endSeconds, text: turn.text })),
+  }, { callId: randomUUID(), createdAt: Date.now() }), { userDisplayName: 'Diane', metadata });
+  const analyser = selectAnalyser(config);
+  const input = { transcript, metadata, recordedAt: Date.now(), timeZone: analysisTimeZoneOf(config) };
+  // The first run loads modules (and a model); the second is the steady state.
+  for (const label of ['first run', 'steady state']) {
+    const started = performance.now();
+    const analysed = await runAnalysisStages(input, new LocalPipelineRun(), analyser);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`analysis of the script's transcript (${transcript.segments.length} segments, ${analysed.producer.analyser} analyser), ${label}: ${round(seconds, 3)} s, ${analysed.actionItems.length} action items, ${analysed.grounding.violationsBefore.length} grounding removals`);
+  }
 }
 
 /** The configured model files, or the shared development models where those are missing. */
