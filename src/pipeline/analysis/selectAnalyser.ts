@@ -10,9 +10,9 @@ import { createLlmAnalyser } from './llm/createLlmAnalyser.js';
  * when its model file is installed and the built-in one otherwise. Chosen when the pipeline is
  * created (at start-up): installing a model takes a restart, as loading one does anyway.
  */
-export function selectAnalyser(config: Pick<Config, 'ANALYSER' | 'LLM_MODEL' | 'LLM_CONTEXT_SIZE' | 'LLM_GPU'>): Analyser {
+export function selectAnalyser(config: Pick<Config, 'ANALYSER' | 'LLM_MODEL' | 'LLM_CONTEXT_SIZE' | 'GPU'>): Analyser {
   const modelPath = resolveModelPath(config.LLM_MODEL);
   const useLlm = config.ANALYSER === 'llm' || (config.ANALYSER === 'auto' && existsSync(modelPath));
   if (!useLlm) return createBuiltinAnalyser();
-  return createLlmAnalyser({ modelPath, contextSize: config.LLM_CONTEXT_SIZE, gpu: config.LLM_GPU === 'off' ? false : 'auto' });
+  return createLlmAnalyser({ modelPath, contextSize: config.LLM_CONTEXT_SIZE, gpu: config.GPU === 'off' ? false : 'auto' });
 }

@@ -9,6 +9,8 @@ export interface WhisperCliArgumentsInput {
   language: string;
   /** Silero VAD ggml model; undefined runs without VAD. */
   vadModelPath?: string;
+  /** False passes `--no-gpu` (GPU=off); a whisper-cli built without CUDA runs on the CPU either way. */
+  useGpu?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
     // where whisper invents text ("Thank you.", "Subtitles by…"), never reach the decoder.
     args.push('--vad', '--vad-model', input.vadModelPath);
   }
+  if (input.useGpu === false) args.push('--no-gpu');
   return args;
 }
 

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
 
 /**
@@ -25,7 +26,7 @@ export class EmbeddingModel implements Disposable {
   ) {}
 
   static async create(path: string): Promise<EmbeddingModel> {
-    const session = await ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1 });
+    const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders }));
     try {
       const input = session.inputMetadata[0];
       const output = session.outputMetadata[0];

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
+import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
 
 /**
  * pyannote segmentation-3.0 (PyanNet: SincNet + LSTM) exported to ONNX: 10 s of 16 kHz audio
@@ -31,14 +32,15 @@ export class SegmentationModel implements Disposable {
   ) {}
 
   static async create(path: string): Promise<SegmentationModel> {
-    const session = await ort.InferenceSession.create(path, {
+    const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, {
       // 'all' (onnxruntime's default) segfaults on this model with onnxruntime-node 1.30.
       graphOptimizationLevel: 'extended',
       // Measured on 2 cores: a second intra-op thread makes the LSTM-bound model slower
       // (64 vs 50 ms per window); parallelism comes from running one worker thread per core.
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
-    });
+      executionProviders,
+    }));
     const [inputName] = session.inputNames;
     const [outputName] = session.outputNames;
     if (inputName === undefined || outputName === undefined) throw new Error('segmentation model has no input or output');
