@@ -3,10 +3,12 @@ import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { adminRoutes } from './admin/adminRoutes.js';
 import { recoverStorage } from './domain/maintenance/recoverStorage.js';
 import type { Services } from './createServices.js';
 import { createValidatorCompiler } from './http/createValidatorCompiler.js';
 import { handleError } from './http/errorHandler.js';
+import { registerOpenApi } from './http/openApi.js';
 import { registerRequestTimeout } from './http/requestTimeout.js';
 import { ApiError } from './http/errors.js';
 import { apiRoutes } from './http/routes/apiRoutes.js';
@@ -63,8 +65,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     services.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
+  // Before the routes: @fastify/swagger documents the routes registered after it.
+  await registerOpenApi(app);
   await app.register(healthRoutes, { services });
   await app.register(apiRoutes, { services, prefix: '/api' });
+  await app.register(adminRoutes, { services, prefix: '/admin' });
 
   app.addHook('onReady', async () => {
     await recoverStorage(services, app.log);

@@ -1,5 +1,8 @@
 import { join } from 'node:path';
+import { createAdminServices, type AdminServices } from './admin/createAdminServices.js';
+import type { StoredApiKey } from './admin/credentials/StoredApiKey.js';
 import type { Config } from './config/configSchema.js';
+import { environmentKeysOf } from './config/loadConfig.js';
 import { ActionItemRepository } from './domain/actions/ActionItemRepository.js';
 import { ArtifactRepository } from './domain/artifacts/ArtifactRepository.js';
 import { CallCursor } from './domain/calls/CallCursor.js';
@@ -42,6 +45,10 @@ export interface Services {
   queueSignal: QueueSignal;
   /** Named readiness checks; later components (the worker pool) add theirs. */
   readinessChecks: Record<string, ReadinessCheck>;
+  /** The admin area: account, sessions, audit log, settings saved on the admin page. */
+  admin: AdminServices;
+  /** The API key generated on the admin page; the `/api` guard uses it when `API_KEY` is unset. */
+  storedApiKey: StoredApiKey;
   close(): void;
 }
 
@@ -52,10 +59,14 @@ export interface ServiceOptions {
   processMetrics?: boolean;
 }
 
-export function createServices(config: Config, options: ServiceOptions = {}): Services {
+export function createServices(loadedConfig: Config, options: ServiceOptions = {}): Services {
+  // A copy: settings saved on the admin page change it while the service runs, never the caller's object.
+  const config: Config = { ...loadedConfig };
   const clock = options.clock ?? systemClock;
   const database = openDatabase(config.DATA_DIR);
   const settings = new SettingsRepository(database.db);
+  // Before anything reads `config`: stored settings apply where no env variable is set.
+  const { admin, storedApiKey } = createAdminServices(database.db, config, environmentKeysOf(loadedConfig), clock);
   const { OIDC_ISSUER, OIDC_AUDIENCE } = config;
   return {
     config,
@@ -76,6 +87,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     metrics: new Metrics({ processMetrics: options.processMetrics ?? true }),
     queueSignal: new QueueSignal(),
     readinessChecks: { database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config) },
+    admin,
+    storedApiKey,
     close: () => database.close(),
   };
 }

@@ -1,6 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, hasIdentitySource, loadConfig } from './config/loadConfig.js';
-import { createServices } from './createServices.js';
+import { createServices, type Services } from './createServices.js';
 import { ProcessingLockHeld } from './processing/ProcessingLock.js';
 import { startProcessing } from './processing/startProcessing.js';
 
@@ -14,11 +15,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const services = createServices(config);
   const app = await buildApp({ services });
-  if (!hasIdentitySource(config)) app.log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
+  if (!hasIdentitySource(services.config)) app.log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
 
   // Before listening: a second process on the same DATA_DIR is refused before it serves anything.
   const processing = startProcessing(services, app.log.child({ component: 'processing' }));
   await app.listen({ port: config.PORT, host: config.HOST });
+  printSetupLink(services, app.server.address());
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -31,6 +33,17 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * First run: prints the link that sets the admin password. The token in it is a secret, so it
+ * goes to stdout directly, never through the logger (whose lines are kept and shipped).
+ */
+function printSetupLink(services: Services, address: AddressInfo | string | null): void {
+  const { setupLink } = services.admin;
+  const link = setupLink.prepare(address);
+  if (!link) return;
+  process.stdout.write(`\nNo admin password is set yet: open this link to set the admin password (valid 24 hours; also written to ${setupLink.path}):\n\n  ${link}\n\n`);
 }
 
 main().catch((error: unknown) => {

@@ -3,12 +3,13 @@ import { UsageError, type CliCommand } from './CliCommand.js';
 import { analyzeTranscriptCommand } from './commands/analyzeTranscriptCommand.js';
 import { diarizeCommand } from './commands/diarizeCommand.js';
 import { migrateCommand } from './commands/migrateCommand.js';
+import { modelsCommand } from './commands/modelsCommand.js';
 import { processCommand } from './commands/processCommand.js';
 import { reprocessCommand } from './commands/reprocessCommand.js';
 import { transcribeCommand } from './commands/transcribeCommand.js';
 
 /** Every command, in the order help lists them. Later components add theirs here. */
-const commands: CliCommand[] = [migrateCommand, reprocessCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand];
+const commands: CliCommand[] = [migrateCommand, reprocessCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand, modelsCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((command) => command.usage.length));

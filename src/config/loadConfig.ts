@@ -22,13 +22,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[name];
     if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
   }
+  // Taken first: Convert and Default change `raw` itself (defaults included).
+  const fromEnvironment = new Set(Object.keys(raw) as (keyof Config)[]);
   const converted = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
-  const problems = [...Value.Errors(ConfigSchema, converted)].map(
+  const problems = configProblems(converted);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const config = converted as Config;
+  environmentKeys.set(config, fromEnvironment);
+  return config;
+}
+
+/** The settings each loaded configuration took from its environment (see {@link environmentKeysOf}). */
+const environmentKeys = new WeakMap<Config, ReadonlySet<keyof Config>>();
+
+/**
+ * The names whose value `loadConfig` read from the environment when it made `config` (so a
+ * setting stored on the admin page must not override them). Empty for a configuration not made
+ * by `loadConfig` (or a copy of one).
+ */
+export function environmentKeysOf(config: Config): ReadonlySet<keyof Config> {
+  return environmentKeys.get(config) ?? new Set();
+}
+
+/**
+ * Every way `candidate` fails {@link ConfigSchema} and the cross-field rules, as
+ * `NAME: problem` lines; empty when it is a valid configuration.
+ */
+export function configProblems(candidate: unknown): string[] {
+  const problems = [...Value.Errors(ConfigSchema, candidate)].map(
     (error) => `${error.instancePath.replace(/^\//, '') || '(root)'}: ${error.message}`,
   );
-  problems.push(...crossFieldProblems(converted as Config));
-  if (problems.length > 0) throw new ConfigError(problems);
-  return converted as Config;
+  problems.push(...crossFieldProblems(candidate as Config));
+  return problems;
 }
 
 /** Rules that span several settings, which a per-field schema cannot say. */

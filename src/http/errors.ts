@@ -30,6 +30,11 @@ export const ErrorCodes = {
   internal_error: { status: 500, message: 'Internal server error' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable' },
   insufficient_storage: { status: 507, message: 'The server has no space left to store this upload' },
+  // The admin area (`/admin/api`), not part of the mobile client's API.
+  admin_auth_required: { status: 401, message: 'Sign in to the admin area first' },
+  admin_csrf_failed: { status: 403, message: 'The request lacks a valid CSRF token or comes from another origin' },
+  admin_setup_done: { status: 409, message: 'The admin password is already set' },
+  admin_locked: { status: 429, message: 'Too many failed sign-ins; retry later' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -127,10 +127,11 @@ export async function runSpeechStages(
  * optional: when it fails the call still completes with its transcript and analysis.
  */
 export function createProductionPipeline(config: Config, dependencies: ProductionPipelineDependencies = {}): CallPipeline {
-  const options = speechOptionsFromConfig(config);
   const analyser = dependencies.analyser ?? selectAnalyser(config);
   const timeZone = analysisTimeZoneOf(config);
   return async (job, run) => {
+    // Per run: the voice-match thresholds can be changed on the admin page while the service runs.
+    const options = speechOptionsFromConfig(config);
     const voice = planVoiceMatch(config, dependencies, job.userId);
     const speech = await runSpeechStages({ ...job, createdAt: Date.now() }, run, options, voice);
     if (voice.status !== 'DISABLED' && voice.status !== 'NO_PROFILE') dependencies.onVoiceMatch?.(job.callId, speech.voiceMatch);

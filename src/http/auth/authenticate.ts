@@ -21,18 +21,22 @@ export interface AuthenticationDependencies {
   users: UserRepository;
   tokenVerifier?: TokenVerifier;
   clock: Clock;
+  /** The key generated on the admin page, used when `API_KEY` is unset; asked on every request, so a rotation applies at once. */
+  storedApiKey?: { digest(): Buffer | undefined };
 }
 
 /**
- * The `/api` guard: the API key first (when one is configured), then exactly one identity:
+ * The `/api` guard: the API key first (when one is configured: `API_KEY`, else the key stored
+ * from the admin page), then exactly one identity:
  * a Bearer ID token, or `X-Local-User-Id` when local-user mode is on. The reason a request
  * failed goes to the debug log only; the client always sees the same `auth_invalid`.
  */
 export function createAuthenticator(dependencies: AuthenticationDependencies) {
-  const { config, users, tokenVerifier, clock } = dependencies;
-  const expectedKeyDigest = config.API_KEY ? digest(config.API_KEY) : undefined;
+  const { config, users, tokenVerifier, clock, storedApiKey } = dependencies;
+  const environmentKeyDigest = config.API_KEY ? digest(config.API_KEY) : undefined;
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
+    const expectedKeyDigest = environmentKeyDigest ?? storedApiKey?.digest();
     if (expectedKeyDigest) {
       const presented = request.headers['x-api-key'];
       if (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expectedKeyDigest)) {

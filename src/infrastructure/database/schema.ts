@@ -155,3 +155,42 @@ export const voiceProfiles = sqliteTable('voice_profiles', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Hashed secrets of the admin area, one row per kind: the admin password (scrypt string), the
+ * one-time setup token and the API key set from the admin page (sha256, hex). Never the secret.
+ */
+export const adminCredentials = sqliteTable('admin_credentials', {
+  kind: text('kind', { enum: ['password', 'setup_token', 'api_key'] }).primaryKey(),
+  secretHash: text('secret_hash').notNull(),
+  createdAt: integer('created_at').notNull(),
+  /** When the credential stops being accepted (the setup token); null: never. */
+  expiresAt: integer('expires_at'),
+});
+
+/** Signed-in admin sessions; the cookie holds the id, this table only its sha256. */
+export const adminSessions = sqliteTable('admin_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  /** Sent back in `X-CSRF-Token` with every state-changing admin request. */
+  csrfToken: text('csrf_token').notNull(),
+  createdAt: integer('created_at').notNull(),
+  lastSeenAt: integer('last_seen_at').notNull(),
+});
+
+/** Settings changed on the admin page (JSON values), applied at start-up where no env variable is set. */
+export const adminSettings = sqliteTable('admin_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** What was done in the admin area, by whom and from where; `detail` (JSON) never holds secrets. */
+export const adminAudit = sqliteTable('admin_audit', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  at: integer('at').notNull(),
+  actor: text('actor', { enum: ['admin', 'setup'] }).notNull(),
+  action: text('action').notNull(),
+  target: text('target'),
+  detail: text('detail'),
+  clientIp: text('client_ip'),
+}, (table) => [index('admin_audit_at_idx').on(table.at)]);

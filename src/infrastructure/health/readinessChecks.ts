@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config/configSchema.js';
 import type { DatabaseHandle } from '../database/openDatabase.js';
-import { packageRoot } from '../packageRoot.js';
+import { installedModelManifest } from '../models/loadModelManifest.js';
+import type { ModelManifest } from '../models/manifestSchema.js';
+import { inspectModels, type InspectModelsOptions, type ModelSlotStatus } from '../models/modelInventory.js';
+import { configuredModelPath, modelSlots } from '../models/modelSlots.js';
 
 export type CheckStatus = 'UP' | 'DOWN';
 
@@ -16,10 +18,8 @@ export interface CheckResult {
 
 export type ReadinessCheck = () => Promise<CheckResult> | CheckResult;
 
-/** Resolves a configured model path: absolute as given, relative to the install folder otherwise. */
-export function resolveModelPath(path: string): string {
-  return isAbsolute(path) ? path : resolve(packageRoot, path);
-}
+// Kept here for the stages that import it from the health checks.
+export { resolveModelPath } from '../models/resolveModelPath.js';
 
 /** The database answers a query. */
 export function databaseCheck(database: DatabaseHandle): ReadinessCheck {
@@ -42,18 +42,52 @@ export function diskSpaceCheck(config: Pick<Config, 'DATA_DIR' | 'MIN_FREE_DISK_
   };
 }
 
-/** Model slots the pipeline cannot run without, and those it uses when present. */
-const requiredModels = ['SEGMENTATION_MODEL', 'WHISPER_MODEL'] as const;
-const optionalModels = ['EMBEDDING_MODEL', 'VAD_MODEL', 'LLM_MODEL'] as const;
+export interface ModelsCheckOptions extends InspectModelsOptions {
+  /** The manifest. Defaults to the installed `models/manifest.json`. */
+  manifest?: ModelManifest;
+  /** Longest a readiness probe waits for model files to be hashed, ms. Defaults to `250`. */
+  waitMs?: number;
+}
 
-/** Required model files are present (optional ones are reported, never DOWN). */
-export function modelsCheck(config: Config): ReadinessCheck {
-  return () => {
-    const present = (slot: (typeof requiredModels)[number] | (typeof optionalModels)[number]) => existsSync(resolveModelPath(config[slot]));
-    const missing = requiredModels.filter((slot) => !present(slot));
-    const detail = Object.fromEntries([...requiredModels, ...optionalModels].map((slot) => [slot, present(slot) ? 'present' : 'missing']));
-    return { status: missing.length === 0 ? 'UP' : 'DOWN', detail };
+/**
+ * Model files are usable: DOWN while a required one is missing, or any present one failed its
+ * integrity check (`checksum_mismatch`: every call would refuse it). Optional missing files, own
+ * models and unpinned ones are reported, never DOWN. Digests come from the verification cache;
+ * a file not hashed yet (the first probe after start-up or a change; 1–2 s for 500 MB) is
+ * hashed in the background while the probe answers from presence alone, its slots marked
+ * `checking`, so readiness never waits longer than `waitMs`.
+ */
+export function modelsCheck(config: Config, options: ModelsCheckOptions = {}): ReadinessCheck {
+  const waitMs = options.waitMs ?? 250;
+  return async () => {
+    const inspection = inspectModels(config, options.manifest ?? (await installedModelManifest()), options);
+    const statuses = await settledWithin(inspection, waitMs);
+    if (!statuses) {
+      inspection.catch(() => undefined);
+      const present = new Set(modelSlots.filter((slot) => existsSync(configuredModelPath(config, slot.slot))));
+      const detail = Object.fromEntries(modelSlots.map((slot) => [slot.configKey, present.has(slot) ? 'checking' : 'missing']));
+      return { status: modelSlots.every((slot) => !slot.required || present.has(slot)) ? 'UP' : 'DOWN', detail };
+    }
+    const failing = statuses.filter((slot) => (slot.required && slot.check === 'missing') || slot.check === 'checksum_mismatch');
+    const detail: Record<string, unknown> = Object.fromEntries(statuses.map((slot) => [slot.configKey, slot.check]));
+    if (failing.length > 0) detail.problems = failing.map(problemOf);
+    return { status: failing.length === 0 ? 'UP' : 'DOWN', detail };
   };
+}
+
+function problemOf(slot: ModelSlotStatus): string {
+  return `${slot.configKey} (${slot.fileName}): ${slot.message}`;
+}
+
+/** The promise's value if it settles within `ms`, else undefined (its rejection is passed on). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms); });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs every check; overall UP only when all are UP. A check that throws counts as DOWN. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
+import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
 import type { CleanedAudio } from '../cleanup/cleanAudio.js';
 import type { Diarization } from '../speechTypes.js';
 import type { StageContext } from '../StageContext.js';
@@ -44,6 +45,7 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
   }
   const configuredEmbeddingPath = embeddingModel === undefined ? undefined : resolveModelPath(embeddingModel);
   const embeddingModelPath = configuredEmbeddingPath !== undefined && existsSync(configuredEmbeddingPath) ? configuredEmbeddingPath : undefined;
+  for (const modelPath of [segmentationModelPath, embeddingModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
   context.signal.throwIfAborted();
   context.reportProgress(0);
 

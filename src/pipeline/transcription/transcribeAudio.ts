@@ -1,6 +1,7 @@
 import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, isAbsolute, join, relative } from 'node:path';
+import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
 import { packageRoot } from '../../infrastructure/packageRoot.js';
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
@@ -31,6 +32,8 @@ export interface TranscriptionOptions {
   whisperCliPath?: string;
   /** Folder in which a private folder for whisper's output is made, and removed when done. Defaults to the OS temp folder. */
   tempDir?: string;
+  /** False keeps a CUDA-built whisper-cli on the CPU (GPU=off). Defaults to `true` (the GPU when the binary has one). */
+  useGpu?: boolean;
 }
 
 /** Where `npm run build:native` (scripts/buildWhisper.mjs) puts whisper-cli. */
@@ -52,6 +55,7 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
   if (!(await isExecutableFile(whisperCliPath))) throw transcriptionFailures.notBuilt();
   if (!(await isFile(options.modelPath))) throw transcriptionFailures.modelMissing(displayName(options.modelPath));
   const vadModelPath = options.vadModelPath !== undefined && (await isFile(options.vadModelPath)) ? options.vadModelPath : undefined;
+  for (const modelPath of [options.modelPath, vadModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
   const language = options.language ?? 'auto';
 
   const outputDir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'whisper-'));
@@ -64,6 +68,7 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
       threads: options.threads || availableParallelism(),
       language,
       vadModelPath,
+      useGpu: options.useGpu ?? true,
     });
     const outcome = await runWhisperCli(whisperCliPath, args, input.durationSeconds, context);
     const output = await readFile(`${outputBase}.json`, 'utf8').catch(() => undefined);

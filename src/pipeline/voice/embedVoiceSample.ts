@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
+import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
 import { cleanAudio } from '../cleanup/cleanAudio.js';
 import { RecordingTooLong, RecordingWithoutSound } from '../cleanup/cleanupFailures.js';
 import type { StageContext } from '../StageContext.js';
@@ -62,6 +63,7 @@ export async function embedVoiceSample(input: VoiceSampleInput, context: StageCo
   if (!existsSync(modelPath)) {
     throw new VoiceSampleRejected('provider', `No speaker-embedding model is installed on this server (${basename(input.embeddingModel)}); an administrator must install one`);
   }
+  await assertModelUsable(modelPath).catch((error: unknown) => { throw error instanceof StageFailure ? new VoiceSampleRejected('provider', error.reason) : error; });
   const cleaned = await cleanSample(input, context);
   const durationSeconds = Math.round(cleaned.durationSeconds * 10) / 10;
   if (cleaned.durationSeconds < limits.minSeconds) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Transcript } from '../../domain/transcripts/transcriptSchema.js';
 import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
+import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
 import type { VoiceMatchOutcome } from '../speakers/resolveSpeakers.js';
 import type { SpeakerTurn } from '../speechTypes.js';
 import type { StageContext } from '../StageContext.js';
@@ -45,6 +46,7 @@ export async function matchCallVoices(input: CallVoiceMatchInput, options: CallV
   if (!existsSync(modelPath)) {
     return { status: 'FAILED', warning: 'Voice match skipped: no speaker-embedding model is installed' };
   }
+  await assertModelUsable(modelPath);
   if (input.profile.model !== basename(modelPath)) {
     return { status: 'FAILED', warning: 'Voice match skipped: the voice profile was recorded with another speaker-embedding model; record it again' };
   }

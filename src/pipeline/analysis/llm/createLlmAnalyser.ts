@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Value } from 'typebox/value';
+import { assertModelUsable } from '../../../infrastructure/models/assertModelUsable.js';
 import { AnalysisSchema, type Analysis, type AnalysisProducer } from '../../../domain/analysis/analysisSchema.js';
 import type { Segment } from '../../../domain/transcripts/transcriptSchema.js';
 import type { StageContext } from '../../StageContext.js';
@@ -90,6 +91,7 @@ async function analyse(input: AnalysisInput, context: StageContext, settings: An
   } catch (error) {
     throw new StageFailure('unavailable', 'The language model for call analysis is not installed.', { cause: error });
   }
+  await assertModelUsable(settings.modelPath);
   const producer: AnalysisProducer = { analyser: 'llm', analyserVersion: llmAnalyserVersion, model: basename(settings.modelPath) };
   const { segments, speakers } = input.transcript;
   if (segments.length === 0) return { analysis: withWarnings(emptyAnalysis(), ['The transcript has no speech to analyse.']), producer };

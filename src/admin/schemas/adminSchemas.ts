@@ -1,0 +1,97 @@
+import { Type } from 'typebox';
+import { Timestamp } from '../../http/schemas/commonSchemas.js';
+import { minPasswordLength } from '../credentials/AdminAccount.js';
+
+/** Longer passwords are refused before hashing (scrypt time grows with the input). */
+const maxPasswordLength = 1024;
+
+const Password = Type.String({ minLength: 1, maxLength: maxPasswordLength });
+const NewPassword = Type.String({ minLength: minPasswordLength, maxLength: maxPasswordLength, description: `At least ${minPasswordLength} characters` });
+
+export const SetupStatusSchema = Type.Object({ setupRequired: Type.Boolean({ description: 'No admin password is set yet' }) });
+
+export const SetupBodySchema = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 256, description: 'The `token` of the setup link' }),
+  password: NewPassword,
+}, { additionalProperties: false });
+
+export const SignInBodySchema = Type.Object({ password: Password }, { additionalProperties: false });
+
+export const PasswordChangeBodySchema = Type.Object({ currentPassword: Password, newPassword: NewPassword }, { additionalProperties: false });
+
+export const SessionSchema = Type.Object({
+  csrfToken: Type.String({ description: 'Send it in `X-CSRF-Token` with every POST, PATCH, PUT and DELETE' }),
+  expiresAt: Timestamp,
+});
+
+const CheckSchema = Type.Object({
+  status: Type.Enum(['UP', 'DOWN']),
+  detail: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+
+export const StatusSchema = Type.Object({
+  health: Type.Object({ status: Type.Literal('UP') }),
+  readiness: Type.Object({ status: Type.Enum(['UP', 'DOWN']), checks: Type.Record(Type.String(), CheckSchema) }),
+  queue: Type.Object({
+    QUEUED: Type.Integer(), TRANSCRIBING: Type.Integer(), ANALYZING: Type.Integer(), COMPLETED: Type.Integer(), FAILED: Type.Integer(),
+  }),
+  processedLast24h: Type.Object({ completed: Type.Integer(), failed: Type.Integer() }),
+  stageTimings: Type.Array(Type.Object({
+    stage: Type.String(),
+    runs: Type.Integer(),
+    failures: Type.Integer(),
+    p50Ms: Type.Union([Type.Integer(), Type.Null()]),
+    p95Ms: Type.Union([Type.Integer(), Type.Null()]),
+  })),
+  recentFailures: Type.Array(Type.Object({ callId: Type.String(), failedAt: Timestamp, errorReason: Type.Union([Type.String(), Type.Null()]) })),
+});
+
+export const SettingsSchema = Type.Object({
+  settings: Type.Array(Type.Object({
+    key: Type.String(),
+    value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+    source: Type.Enum(['env', 'stored', 'default']),
+    editable: Type.Boolean(),
+    live: Type.Boolean({ description: 'Applies at once; otherwise at the next start' }),
+    restartRequired: Type.Boolean({ description: 'A saved change waits for the next start' }),
+    secret: Type.Boolean(),
+    description: Type.String(),
+  })),
+  apiKey: Type.Object({
+    configured: Type.Boolean(),
+    source: Type.Enum(['env', 'stored', 'none']),
+    createdAt: Type.Optional(Timestamp),
+  }),
+});
+
+export const SettingsPatchSchema = Type.Object({
+  values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+    description: 'Setting name → new value; `null` returns it to its default',
+  }),
+}, { additionalProperties: false });
+
+export const ApiKeySchema = Type.Object({ apiKey: Type.String({ description: 'Shown this once; only its hash is kept' }) });
+
+export const AuditQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+}, { additionalProperties: false });
+
+export const AuditSchema = Type.Object({
+  entries: Type.Array(Type.Object({
+    at: Timestamp,
+    actor: Type.Enum(['admin', 'setup']),
+    action: Type.String(),
+    target: Type.Union([Type.String(), Type.Null()]),
+    detail: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    clientIp: Type.Union([Type.String(), Type.Null()]),
+  })),
+});
+
+export const ModelImportBodySchema = Type.Object({
+  directory: Type.String({ minLength: 2, maxLength: 4096, pattern: '^/', description: 'Absolute path of a folder on the box holding the model files (a USB stick, a share)' }),
+}, { additionalProperties: false });
+
+/** Each slot as the model inventory reports it (see `ModelSlotStatus`). */
+export const ModelSlotsSchema = Type.Object({ slots: Type.Array(Type.Object({}, { additionalProperties: true })) });
+
+export const ModelImportResultsSchema = Type.Object({ results: Type.Array(Type.Object({}, { additionalProperties: true })) });

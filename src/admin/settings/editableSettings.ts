@@ -1,0 +1,37 @@
+import type { Config } from '../../config/configSchema.js';
+
+/** How a setting changed on the admin page behaves. */
+export interface EditableSetting {
+  /** Takes effect at once (its consumers read `services.config` when they use it); otherwise at the next start. */
+  live: boolean;
+  /** Never shown or written to the audit log; only that it changed. */
+  secret: boolean;
+}
+
+/**
+ * The settings the admin page may change (stored in SQLite, applied where no env variable of
+ * the same name is set). The identity-provider settings need a restart: the token verifier
+ * is built once at start-up.
+ */
+export const editableSettings = {
+  OIDC_ISSUER: { live: false, secret: false },
+  OIDC_AUDIENCE: { live: false, secret: false },
+  OIDC_JWKS_URL: { live: false, secret: false },
+  OIDC_JWKS_FILE: { live: false, secret: false },
+  LOCAL_AUTH: { live: true, secret: false },
+  SERVICE_VOICE_EMBEDDING_ENABLED: { live: true, secret: false },
+  SERVICE_VOICE_CONSENT_VERSION: { live: true, secret: false },
+  SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD: { live: true, secret: false },
+  SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: { live: true, secret: false },
+  MAX_FILE_SIZE: { live: true, secret: false },
+  AUDIO_RETENTION_DAYS: { live: true, secret: false },
+  STALE_JOB_MINUTES: { live: true, secret: false },
+} as const satisfies Partial<Record<keyof Config, EditableSetting>>;
+
+export type EditableSettingKey = keyof typeof editableSettings;
+
+export const editableSettingKeys = Object.keys(editableSettings) as EditableSettingKey[];
+
+export function isEditableSetting(key: string): key is EditableSettingKey {
+  return Object.hasOwn(editableSettings, key);
+}

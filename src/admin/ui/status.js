@@ -1,0 +1,90 @@
+// Status: health, readiness checks, queue depth, last 24 h, stage timings and recent failures,
+// refreshed every 10 s (can be paused). Shows only what the API returns: no call content.
+import { api, byId, detailList, el, fillTable, formatMs, formatNumber, requireSession, showMessage, statusBadge, timeElement } from './admin.js';
+
+const refreshMs = 10_000;
+const queueStatuses = [
+  ['QUEUED', 'Queued'],
+  ['TRANSCRIBING', 'Transcribing'],
+  ['ANALYZING', 'Analysing'],
+  ['COMPLETED', 'Completed'],
+  ['FAILED', 'Failed'],
+];
+
+const message = byId('status-message');
+const autoRefresh = byId('auto-refresh');
+let timer = null;
+let loading = false;
+
+function render(status) {
+  byId('health-status').replaceChildren(statusBadge(status.health?.status, { large: true }));
+  const checks = Object.entries(status.readiness?.checks ?? {});
+  const up = checks.filter(([, check]) => String(check.status).toUpperCase() === 'UP').length;
+  byId('readiness-status').replaceChildren(
+    statusBadge(status.readiness?.status, { large: true }),
+    ' ',
+    el('span', { class: 'small muted', text: `${up} of ${checks.length} checks up` }),
+  );
+
+  byId('last24-completed').textContent = formatNumber(status.processedLast24h?.completed);
+  byId('last24-failed').textContent = formatNumber(status.processedLast24h?.failed);
+
+  const queue = status.queue ?? {};
+  const known = new Set(queueStatuses.map(([key]) => key));
+  const entries = [...queueStatuses, ...Object.keys(queue).filter((key) => !known.has(key)).map((key) => [key, key])];
+  byId('queue-stats').replaceChildren(...entries.map(([key, label]) =>
+    el('div', {}, el('dt', { text: label }), el('dd', { text: formatNumber(queue[key] ?? 0) }))));
+
+  fillTable(byId('checks-body'), checks.map(([name, check]) => {
+    const bad = String(check.status).toUpperCase() !== 'UP';
+    return el('tr', { class: bad ? 'row-bad' : undefined },
+      el('th', { scope: 'row', text: name }),
+      el('td', {}, statusBadge(check.status)),
+      el('td', { class: 'break col-wide' }, detailList(check.detail)));
+  }), 'No readiness checks reported.');
+
+  fillTable(byId('stages-body'), (status.stageTimings ?? []).map((stage) =>
+    el('tr', { class: stage.failures > 0 ? 'row-warn' : undefined },
+      el('th', { scope: 'row', text: stage.stage }),
+      el('td', { class: 'num', text: formatNumber(stage.runs) }),
+      el('td', { class: 'num', text: formatNumber(stage.failures) }),
+      el('td', { class: 'num', text: formatMs(stage.p50Ms) }),
+      el('td', { class: 'num', text: formatMs(stage.p95Ms) }))), 'No stage has run yet.');
+
+  fillTable(byId('failures-body'), (status.recentFailures ?? []).map((failure) =>
+    el('tr', { class: 'row-bad' },
+      el('td', {}, el('code', { class: 'break', text: failure.callId })),
+      el('td', {}, timeElement(failure.failedAt)),
+      el('td', { class: 'break', text: failure.errorReason ?? '–' }))), 'No failed calls.');
+}
+
+async function load() {
+  if (loading) return;
+  loading = true;
+  try {
+    render(await api('GET', '/status'));
+    byId('last-updated').replaceChildren(timeElement(new Date().toISOString()));
+    if (message.classList.contains('error')) showMessage(message, '');
+  } catch (error) {
+    if (error.status !== 401) showMessage(message, `Could not load the status: ${error.message}`, 'error');
+  } finally {
+    loading = false;
+  }
+}
+
+function schedule() {
+  clearInterval(timer);
+  timer = autoRefresh.checked ? setInterval(() => { if (!document.hidden) void load(); }, refreshMs) : null;
+}
+
+autoRefresh.addEventListener('change', schedule);
+byId('refresh-now').addEventListener('click', () => void load());
+document.addEventListener('visibilitychange', () => { if (!document.hidden && autoRefresh.checked) void load(); });
+
+try {
+  await requireSession();
+  await load();
+  schedule();
+} catch (error) {
+  if (error.status !== 401) showMessage(message, error.message, 'error');
+}
