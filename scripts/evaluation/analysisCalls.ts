@@ -89,6 +89,8 @@ export interface AnalysisCall {
   /** The role speaker resolution must give each source speaker (`SPEAKER_00`, …). */
   speakerRoles: Record<string, 'USER' | 'CONTACT'>;
   expected: ExpectedAnalysis;
+  /** Written before the rule changes they measure, from a brief rather than from the analyser's misses: reported apart. */
+  heldOut?: boolean;
 }
 
 /** Speaking rate of the scripted segments: about 150 words a minute, as on the phone. */
@@ -112,6 +114,7 @@ interface CallScript {
   metadata: CallMetadata;
   lines: Line[];
   expected: ExpectedAnalysis;
+  heldOut?: boolean;
 }
 
 /**
@@ -146,6 +149,7 @@ function scripted(script: CallScript): AnalysisCall {
     },
     speakerRoles,
     expected: script.expected,
+    ...(script.heldOut ? { heldOut: true } : {}),
   };
 }
 
@@ -809,6 +813,224 @@ export const analysisCalls: AnalysisCall[] = [
         { titleKeywords: ['consent order'], intent: 'email', ownerRole: 'USER', dueDate: '2026-03-26' },
         { titleKeywords: ['instruction'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2026-03-31' },
       ],
+    },
+  }),
+
+  // Held-out calls: written from a brief before the rule changes they measure (see `heldOut`).
+
+  // Tuesday 14 April 2026, 09:30 in London (BST). "Friday the twenty-fourth at eleven" = Fri 24 April; "this afternoon" = 14 April.
+  scripted({
+    name: 'heldout: dentist, patient moves a hygienist visit',
+    covers: 'the user is the patient: an appointment moved by the practice ("put you in for"), a length said in the next sentence, an emailed confirmation, conditional advice that is no action',
+    recordedAt: '2026-04-14T08:30:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Priya Nair',
+    metadata: { contactName: 'Tessa Morgan', organization: 'Harbourside Dental', direction: 'OUTGOING' },
+    heldOut: true,
+    lines: [
+      [C, 'Harbourside Dental, Tessa speaking.'],
+      [U, "Hi Tessa, it's Priya Nair. I've got a hygienist appointment on Thursday at two, and I need to move it, I'm afraid."],
+      [C, 'No problem, Priya. Let me just find you. Yes, Thursday the sixteenth at two with Megan.'],
+      [U, "That's the one. My son's school has a parents' evening, so the afternoon is out. Is there anything next week?"],
+      [C, 'Next week I have Tuesday at half past eight or Friday at eleven.'],
+      [U, 'Friday at eleven is perfect.'],
+      [C, "Lovely. I'll put you in for Friday the twenty-fourth at eleven with Megan, then. It's a forty minute appointment, same as before."],
+      [U, 'Great. Could you send me a confirmation? Email is easiest.'],
+      [C, "Of course. I'll email the confirmation to the address we have on file this afternoon."],
+      [U, 'Thanks. Do I need to bring anything?'],
+      [C, "Nothing at all. If you ever need to cancel, just give us twenty-four hours' notice."],
+      [U, 'Will do. Thanks, Tessa.'],
+      [C, "You're welcome, Priya. See you on the twenty-fourth."],
+      [U, 'Bye.'],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['megan'], intent: 'meeting', ownerRole: 'CONTACT', dueDate: '2026-04-24',
+          intentMetadata: { proposedAt: '2026-04-24T11:00', durationMinutes: 40 },
+        },
+        { titleKeywords: ['confirmation'], intent: 'email', ownerRole: 'CONTACT', dueDate: '2026-04-14' },
+      ],
+      callType: 'scheduling',
+      sentiment: 'positive',
+    },
+  }),
+
+  // Thursday 2 April 2026, 14:00 in London (BST). "By Wednesday" = Wed 8 April; "on Monday" = Mon 6 April.
+  scripted({
+    name: 'heldout: solicitor asks a client for probate documents',
+    covers: 'law firm: a posted original by a deadline, a bank to ring, a scan to email to a spelled .co.uk address, a promise by the user without a date',
+    recordedAt: '2026-04-02T13:00:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Daniel Okoye',
+    metadata: { contactName: 'Rachel Kim', organization: 'Whitmore and Blake', direction: 'OUTGOING' },
+    heldOut: true,
+    lines: [
+      [C, 'Rachel Kim speaking.'],
+      [U, "Hi Rachel, it's Daniel Okoye from Whitmore and Blake, about the probate application for your father's estate."],
+      [C, 'Hi Daniel. Is there a problem?'],
+      [U, "Not a problem, but the probate registry has asked for two more documents before they'll issue the grant: the original death certificate and the last statement from his Nationwide savings account."],
+      [C, "The death certificate is in my desk drawer. The statement I'd have to ask for, I think the last one came in January."],
+      [U, "That's fine. Could you post the original death certificate to our office by Wednesday? We'll return it once the grant is issued."],
+      [C, "Yes, that's no problem."],
+      [U, 'And for the savings account, could you ask Nationwide for a closing statement and email me a scan of it? A scan is fine for that one.'],
+      [C, "Sure. What's your email address?"],
+      [U, "It's d dot okoye at wblaw dot co dot uk."],
+      [C, "d dot okoye at wblaw dot co dot uk, got it. I'll ring Nationwide on Monday and send you the scan as soon as I have it."],
+      [U, "Perfect. I'll send both documents to the registry as soon as they arrive."],
+      [C, 'Thank you, Daniel.'],
+      [U, 'Thanks Rachel, bye for now.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['death certificate'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2026-04-08' },
+        { titleKeywords: ['nationwide'], intent: 'call', ownerRole: 'CONTACT', dueDate: '2026-04-06' },
+        { titleKeywords: ['scan'], intent: 'email', ownerRole: 'CONTACT', dueDate: null, intentMetadata: { toEmail: 'd.okoye@wblaw.co.uk' } },
+        { titleKeywords: ['registry'], intent: 'task', ownerRole: 'USER', dueDate: null },
+      ],
+    },
+  }),
+
+  // Monday 13 April 2026, 10:20 in London (BST). "This morning" and "this afternoon" = 13 April.
+  scripted({
+    name: 'heldout: IT support, engineer to ring back',
+    covers: 'IT helpdesk: a callback by a third party (no owner) to a mobile said in words, general advice that is no action, an incident summary by email',
+    recordedAt: '2026-04-13T09:20:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Marcus Bell',
+    metadata: { contactName: 'Joanne Pike', organization: 'Pike Accountancy', direction: 'INCOMING' },
+    heldOut: true,
+    lines: [
+      [U, 'Northgate IT helpdesk, Marcus speaking.'],
+      [C, "Hi Marcus, it's Joanne Pike from Pike Accountancy. None of us can get into the shared drive this morning."],
+      [U, 'Morning Joanne. Is it everyone in the office, or just some machines?'],
+      [C, 'Everyone. It says access denied, and the VPN icon has a red cross on it.'],
+      [U, "That sounds like the VPN certificate. Several clients had theirs expire over the weekend. I've raised it as a priority ticket, number 60731."],
+      [C, "How long will it take? We've got a payroll run due today."],
+      [U, "It's usually about an hour once someone's on it. An engineer will ring you back this morning to remote in and renew it. What's the best number to reach you on?"],
+      [C, 'My mobile is oh seven seven hundred, nine hundred, three one five.'],
+      [U, "So that's 07700 900315."],
+      [C, "That's right."],
+      [U, "In the meantime, you could try working offline in the accounts software, so payroll isn't held up."],
+      [C, 'Good idea. Could you also write something up that I can forward to the partners, explaining what happened?'],
+      [U, "Of course. I'll email you a short incident summary this afternoon."],
+      [C, 'Thanks Marcus.'],
+      [U, 'No problem, Joanne. Speak soon.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['engineer'], intent: 'call', ownerRole: null, dueDate: '2026-04-13', intentMetadata: { phoneNumber: '07700 900315' } },
+        { titleKeywords: ['summary'], intent: 'email', ownerRole: 'USER', dueDate: '2026-04-13' },
+      ],
+      callType: 'support',
+    },
+  }),
+
+  // Wednesday 15 April 2026, 11:00 in London (BST). "By Friday" = Fri 17 April; "on Tuesday" = Tue 21 April; "by the end of the month" = Thu 30 April.
+  scripted({
+    name: 'heldout: supplier price negotiation',
+    covers: 'coffee supplier: prices per kilo, a quantity and a percentage that are no actions, a revised quote by the contact, two steps by the user before the end of the month',
+    recordedAt: '2026-04-15T10:00:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Hannah Brooks',
+    metadata: { contactName: 'Tom Hargreaves', organization: 'Hargreaves Coffee', direction: 'OUTGOING' },
+    heldOut: true,
+    lines: [
+      [C, 'Hargreaves Coffee, Tom speaking.'],
+      [U, "Hi Tom, it's Hannah Brooks from Greenleaf Cafés. Have you got ten minutes to talk about the new price list?"],
+      [C, 'Of course, Hannah. I thought you might call.'],
+      [U, "The house blend has gone from £14.50 to £16.80 a kilo. That's a big jump for us, we buy about 120 kilos a month."],
+      [C, "I know. Green coffee is up nearly 30 percent since last summer, and we held off as long as we could."],
+      [U, "I understand, but at that price we'd have to look at other roasters. Could you do £15.50 if we commit to twelve months?"],
+      [C, '£15.50 is too low for me. I could do £16 a kilo on a twelve month contract, with free delivery.'],
+      [U, '£16 with free delivery is closer. Can you put that in writing?'],
+      [C, "Yes. I'll send you a revised quote by Friday, with the twelve month terms."],
+      [U, "Thanks. Our current contract runs out on the thirtieth, so I'll take it to our finance director on Tuesday."],
+      [C, "That's fine, the quote will be valid for thirty days."],
+      [U, "Good. Either way, I'll confirm the order with you by the end of the month."],
+      [C, 'Great. Thanks, Hannah. Speak soon.'],
+      [U, 'Thanks Tom, bye.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['quote'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2026-04-17' },
+        { titleKeywords: ['finance director'], intent: 'task', ownerRole: 'USER', dueDate: '2026-04-21' },
+        { titleKeywords: ['confirm', 'order'], intent: 'task', ownerRole: 'USER', dueDate: '2026-04-30' },
+      ],
+      callType: 'negotiation',
+    },
+  }),
+
+  // Friday 17 April 2026, 15:40 in London (BST). "Today" = 17 April; "on Monday" = Mon 20 April.
+  scripted({
+    name: 'heldout: council complaint, fly-tipping escalated',
+    covers: 'public body: a repeat complaint escalated today, a formal complaint logged, a call on Monday to a mobile; a threat and advice that are no actions',
+    recordedAt: '2026-04-17T14:40:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Imran Shah',
+    metadata: { contactName: 'Brenda Collins', phoneNumber: '07700 900782', direction: 'INCOMING' },
+    heldOut: true,
+    lines: [
+      [U, 'Eastfield Borough Council, customer services, Imran speaking.'],
+      [C, "Hello Imran, my name is Brenda Collins. I'm ringing for the fourth time about the fly-tipping in the alley behind Rose Terrace, and I'm losing patience."],
+      [U, "I'm sorry to hear that, Mrs Collins. Let me look up the reports. I can see three since the second of March, all marked as passed to the waste team."],
+      [C, 'Passed to the waste team, and nothing happens. There are mattresses, a fridge and bags of rubbish, and now there are rats.'],
+      [U, "That's not acceptable, and I'm sorry. Because it's a repeat report and there's a health risk, I'm going to escalate it to the environmental health team today."],
+      [C, "And who's going to actually clear it?"],
+      [U, "I'll also log a formal complaint on your behalf, so a manager reviews why the first three reports weren't acted on."],
+      [C, 'Fine. But I want to know when it will be cleared.'],
+      [U, 'I\'ll call you on Monday with a collection date from the waste team. Is 07700 900782 the best number?'],
+      [C, "Yes, that's my mobile. If it's not cleared by the end of next week, I'm going to my councillor."],
+      [U, "I understand. In the meantime, please don't try to move anything yourself, especially the fridge."],
+      [C, "I won't. Thank you, Imran."],
+      [U, 'Thank you for your patience, Mrs Collins. Goodbye.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['escalat'], intent: 'task', ownerRole: 'USER', dueDate: '2026-04-17' },
+        { titleKeywords: ['formal complaint'], intent: 'task', ownerRole: 'USER', dueDate: null },
+        { titleKeywords: ['call'], intent: 'call', ownerRole: 'USER', dueDate: '2026-04-20', intentMetadata: { phoneNumber: '07700 900782' } },
+      ],
+      callType: 'complaint',
+      sentiment: 'negative',
+    },
+  }),
+
+  // Sunday 10 May 2026, 18:00 in London (BST). "The 15th at noon" = Fri 15 May, 12:00; "tomorrow" = Mon 11 May.
+  scripted({
+    name: 'heldout: siblings plan a birthday lunch',
+    covers: 'personal call: a meeting agreed by both (no owner) on an ordinal-only date "the 15th at noon" at a café, a table booked by the user, a text by the contact',
+    recordedAt: '2026-05-10T17:00:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Ellie Ward',
+    metadata: { contactName: 'Jack Ward', direction: 'OUTGOING' },
+    heldOut: true,
+    lines: [
+      [C, 'Hello?'],
+      [U, "Hi Jack, it's Ellie. Have you got a sec?"],
+      [C, "Hey Ellie! Always. What's up?"],
+      [U, "It's Mum's seventieth next month, and I thought we could plan something together instead of just sending flowers."],
+      [C, "Good idea. She'd hate a big party, though."],
+      [U, 'Agreed. What about lunch at that Italian place she likes, Rosa\'s, with the whole family?'],
+      [C, "She'd love that. We should meet up first and sort out the details."],
+      [U, "Are you free on the 15th? I'm in town that day anyway."],
+      [C, 'The 15th works. How about noon at the Corner Café on Market Street?'],
+      [U, "Perfect, the 15th at noon at the Corner Café. I'll book a table at Rosa's for the family tomorrow."],
+      [C, "Great. And I'll text Aunt Carol to ask if she can come down for it."],
+      [U, 'Lovely. See you on the 15th, then.'],
+      [C, 'See you then. Bye, Ellie.'],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['meet'], intent: 'meeting', ownerRole: null, dueDate: '2026-05-15',
+          intentMetadata: { proposedAt: '2026-05-15T12:00', location: 'Corner Café' },
+        },
+        { titleKeywords: ['table'], intent: 'task', ownerRole: 'USER', dueDate: '2026-05-11' },
+        { titleKeywords: ['carol'], intent: 'message', ownerRole: 'CONTACT', dueDate: null, intentMetadata: { providerHint: 'sms' } },
+      ],
+      callType: 'personal',
+      sentiment: 'positive',
     },
   }),
 ];

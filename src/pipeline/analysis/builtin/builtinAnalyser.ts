@@ -4,7 +4,7 @@ import { describeConversation } from './describeConversation.js';
 import { extractFacts } from './extractFacts.js';
 
 /** Bumped whenever the built-in analyser's output changes for the same transcript. */
-export const builtinAnalyserVersion = '1';
+export const builtinAnalyserVersion = '2';
 
 /**
  * The analyser that needs no model (the default when no LLM is installed): the conversation's

@@ -10,8 +10,8 @@ import { importantDatesOf } from './facts/importantDatesOf.js';
 import { lexiconFor } from './facts/lexiconFor.js';
 import { numbersAndAmountsOf } from './facts/numbersAndAmountsOf.js';
 import { sentenceFactsOf } from './facts/sentenceFacts.js';
-import { splitSentences, type Sentence } from './facts/sentences.js';
-import { isKnownTimeZone, zoneOffsetMinutes } from './facts/zonedTime.js';
+import { sentencesOf, type Sentence } from '../text/sentences.js';
+import { calendarDateIn, isKnownTimeZone, zoneOffsetMinutes } from '../text/timeZones.js';
 
 /** The typed lists of an Analysis v2 the fact extractor fills. */
 export type FactListKey =
@@ -56,11 +56,11 @@ export function extractFacts(input: AnalysisInput): ExtractedFacts {
   }
   const clock = { recordedAt: input.recordedAt, timeZone, offsetMinutes: zoneOffsetMinutes(timeZone, input.recordedAt) };
 
-  const sentences = splitSentences(transcript.segments, lexicon.sentences.abbreviations);
+  const sentences = sentencesOf(transcript.segments, lexicon.sentences.abbreviations);
   const parties = callPartiesOf(transcript);
   // The organisation's words are capitalised but no person ("ask Acme Supplies").
   const call = sentenceFactsOf(sentences, clock, lexicon, metadata.organization?.split(/\s+/) ?? []);
-  const actions = buildActionItems(call, parties, metadata, lexicon.actions);
+  const actions = buildActionItems(call, parties, metadata, lexicon.actions, calendarDateIn(input.recordedAt, timeZone));
   const statements = findStatements(sentences, lexicon.statements);
   const cuesOf = (sentence: Sentence) => findActionCues(sentence, lexicon.actions);
   const isRequest = (sentence: Sentence) => cuesOf(sentence).some((cue) => cue.kind === 'request' || cue.kind === 'joint');

@@ -3,6 +3,9 @@ import type { CallMetadata } from '../../../domain/calls/callTypes.js';
 import type { Transcript } from '../../../domain/transcripts/transcriptSchema.js';
 import { calendarDateIn, zoneOffsetMinutes } from '../text/timeZones.js';
 import { digitsOf, withNumberWordsAsDigits } from '../text/numberWords.js';
+import { splitSentences } from '../text/sentences.js';
+import { findDateMentions } from '../builtin/facts/findDateMentions.js';
+import { lexiconFor } from '../builtin/facts/lexiconFor.js';
 
 /**
  * Everything an analysis may state, in forms that are quick to look things up in: what was said
@@ -38,13 +41,23 @@ export function buildGroundingCorpus(transcript: Transcript, metadata: CallMetad
   const text = lines.join('\n').toLowerCase();
   return {
     text,
-    words: new Set(text.match(/[\p{L}\p{N}']+/gu) ?? []),
+    words: wordsOf(text),
     digitRuns: lines.map((line) => digitsOf(withNumberWordsAsDigits(line))).filter((digits) => digits.length > 0),
     spelledEmails: lines.map(spokenEmailsMadeLiteral).join('\n'),
-    dates: datesSaid(transcript.segments.map((segment) => segment.text), metadata, recordedAt, timeZone),
+    dates: datesSaid(transcript.segments.map((segment) => segment.text), transcript.language, metadata, recordedAt, timeZone),
     segmentIds: new Set(transcript.segments.map((segment) => segment.id)),
     speakerIds: new Set(transcript.speakers.map((speaker) => speaker.speakerId)),
   };
+}
+
+/** The words of the text, also without a possessive ending ("rosa's" → "rosa") and split at hyphens ("wi-fi" → "wi", "fi"). */
+function wordsOf(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const word of text.match(/[\p{L}\p{N}'’-]+/gu) ?? []) {
+    const bare = word.replace(/['’]s$/, '').replace(/['’]$/, '');
+    for (const form of [word, bare, ...bare.split('-')]) if (form) words.add(form);
+  }
+  return words;
 }
 
 /** "J dot Morales at ACME dot com" → "j.morales@acme.com"; other text loses its spaces too (only used for `includes`). */
@@ -58,21 +71,23 @@ function spokenEmailsMadeLiteral(line: string): string {
 }
 
 /**
- * The dates the call speaks of, resolved as chrono-node reads them relative to the recording
- * (both forward-looking and not, as "on March 3rd" said on March 4th may mean either), plus the
- * recording date itself and the metadata's `recordedAt`.
+ * The dates the call speaks of: what the built-in analyser's date reader (chrono-node plus
+ * spoken ordinals, times in words and relative anchors, "the day before") resolves in each
+ * sentence, what chrono-node alone reads looking backwards too ("on March 3rd" said on March 4th
+ * may mean either), the recording date itself and the metadata's `recordedAt`.
  */
-function datesSaid(texts: readonly string[], metadata: CallMetadata, recordedAt: number, timeZone: string): Set<string> {
+function datesSaid(texts: readonly string[], language: string, metadata: CallMetadata, recordedAt: number, timeZone: string): Set<string> {
   const dates = new Set<string>([calendarDateIn(new Date(recordedAt), timeZone)]);
   if (metadata.recordedAt) dates.add(calendarDateIn(new Date(metadata.recordedAt), timeZone));
-  const reference = { instant: new Date(recordedAt), timezone: zoneOffsetMinutes(timeZone, new Date(recordedAt)) };
+  const offsetMinutes = zoneOffsetMinutes(timeZone, new Date(recordedAt));
+  const clock = { recordedAt, timeZone, offsetMinutes };
+  const { lexicon } = lexiconFor(language);
   for (const text of texts) {
-    for (const forwardDate of [true, false]) {
-      for (const result of chrono.parse(text, reference, { forwardDate })) {
-        for (const moment of [result.start, result.end]) {
-          if (moment) dates.add(calendarDateIn(moment.date(), timeZone));
-        }
-      }
+    for (const sentence of splitSentences(text)) {
+      for (const mention of findDateMentions(sentence, clock, lexicon.dates)) if (mention.date) dates.add(mention.date);
+    }
+    for (const result of chrono.parse(text, { instant: new Date(recordedAt), timezone: offsetMinutes }, { forwardDate: false })) {
+      for (const moment of [result.start, result.end]) if (moment) dates.add(calendarDateIn(moment.date(), timeZone));
     }
   }
   return dates;

@@ -6,7 +6,7 @@ import type { Transcript } from '../../../../src/domain/transcripts/transcriptSc
 import type { AnalysisInput } from '../../../../src/pipeline/analysis/Analyser.js';
 import { assignPhases } from '../../../../src/pipeline/analysis/builtin/describe/assignPhases.js';
 import { compressSentence, inThirdPerson } from '../../../../src/pipeline/analysis/builtin/describe/rephrase.js';
-import { splitSentences } from '../../../../src/pipeline/analysis/builtin/describe/splitSentences.js';
+import { splitSentences } from '../../../../src/pipeline/analysis/text/sentences.js';
 import {
   describeConversation, emptyTranscriptWarning, tooShortWarning, type ConversationDescription,
 } from '../../../../src/pipeline/analysis/builtin/describeConversation.js';

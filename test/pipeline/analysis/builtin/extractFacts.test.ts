@@ -2,16 +2,10 @@ import { Value } from 'typebox/value';
 import { describe, expect, test } from 'vitest';
 import { AnalysisSchema, type AnalysisActionItem } from '../../../../src/domain/analysis/analysisSchema.js';
 import { extractFacts, type ExtractedFacts, type FactListKey } from '../../../../src/pipeline/analysis/builtin/extractFacts.js';
-import { callOf, defaultMetadata, type Turn } from './facts/factTestCalls.js';
+import { callOf, defaultMetadata, itemTitled, type Turn } from './facts/factTestCalls.js';
 
 const factsOf = (turns: Turn[], options?: Parameters<typeof callOf>[1]) => extractFacts(callOf(turns, options));
 
-/** The one action item whose title matches, failing the test when there is none or more. */
-function itemTitled(facts: ExtractedFacts, title: RegExp): AnalysisActionItem {
-  const items = facts.actionItems.filter((item) => title.test(item.title));
-  expect(items.map((item) => item.title), `action items titled ${title}`).toHaveLength(1);
-  return items[0] as AnalysisActionItem;
-}
 
 const factListKeys: FactListKey[] = [
   'actionItems', 'followUps', 'importantDates', 'decisions', 'commitments', 'openQuestions', 'risks', 'opportunities', 'peopleMentioned', 'numbersAndAmounts',

@@ -30,13 +30,17 @@ const callTypeCues: Record<Exclude<CallType, 'voicemail' | 'other'>, readonly Cu
   ],
   scheduling: [
     { pattern: /\b(?:reschedule|book (?:an|a) (?:appointment|slot|meeting)|make an appointment|(?:what|which) time works|are you (?:free|available)|calendar invite|move (?:the|our) (?:meeting|appointment))\b/, weight: 2 },
-    { pattern: /\b(?:schedule|appointment|available|availability|calendar|slot|meeting)\b/, weight: 1 },
+    // Offering and taking a slot: "I'll book you in", "how does Tuesday at 3 look for you?", "Tuesday at 3 works for me".
+    { pattern: /\b(?:(?:book|put|pencil|fit) (?:you|him|her|them|it) in|move (?:it|this|that) to|how does \w+(?: \w+){0,4} look|works for (?:me|us|you)|is there anything (?:on|next|later|free|else on))\b/, weight: 2 },
+    { pattern: /\b(?:schedule|appointment|available|availability|calendar|diary|slot|meeting|booked|invite)\b/, weight: 1 },
   ],
   follow_up: [
     { pattern: /\b(?:following up|follow up on|(?:just )?checking in|as (?:we )?discussed|last time we (?:spoke|talked)|circling back|as promised)\b/, weight: 2 },
   ],
   inquiry: [
     { pattern: /\b(?:i was wondering|quick question|could you tell me|can you tell me|i'd like to know|do you (?:have|offer|sell)|what are your (?:hours|opening)|how much (?:is|does|do))\b/, weight: 2 },
+    // Asking after something's status: "I'm checking on a delivery", "where is it now?", "has the invoice been paid?".
+    { pattern: /\b(?:checking on|(?:where|when) is (?:it|my|our|the)|has (?:the|my|our) \w+ (?:been|arrived|gone))\b/, weight: 2 },
     { pattern: /\b(?:information|question|wondering|find out|enquir\w*|inquir\w*)\b/, weight: 1 },
   ],
   internal: [
@@ -52,7 +56,7 @@ const callTypeCues: Record<Exclude<CallType, 'voicemail' | 'other'>, readonly Cu
 /** A type needs at least this score to be named; below it the call is `other`. */
 const minCallTypeScore = 3;
 /** A one-speaker recording is a voicemail when it says one of these. */
-const voicemailCue = /\b(?:leave (?:a|your) message|after the (?:tone|beep)|(?:give me|call me) (?:a call )?back|just calling to|this is \w+ calling|it's \w+ calling|sorry i missed you|you've reached|(?:get|got) your message)\b/;
+const voicemailCue = /\b(?:leave (?:a|your) message|after the (?:tone|beep)|(?:give me|call me) (?:a call )?back|(?:call|ring) (?:me|us) back|just calling to|(?:i'm|i am) calling (?:about|to|regarding)|this is \w+ calling|it's \w+ calling|sorry i missed you|you've reached|(?:get|got) your message)\b/;
 
 /**
  * The call's type: the table's type with the highest cue score (at least {@link minCallTypeScore});

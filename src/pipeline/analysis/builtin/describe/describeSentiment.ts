@@ -2,7 +2,7 @@ import type { Analysis, Phase } from '../../../../domain/analysis/analysisSchema
 import type { SpeakerRole } from '../../../../domain/transcripts/transcriptSchema.js';
 import { speakerNameOf, type Conversation } from './readConversation.js';
 import { quoteCues, readSentiment, type ScoredSentence, type SentimentReading } from './scoreSentiment.js';
-import { capitalise, truncateAtWord } from './words.js';
+import { capitalise, clip } from '../../text/clip.js';
 
 type Sentiment = NonNullable<Analysis['sentiment']>;
 type PartySentiment = NonNullable<Sentiment['userSentiment']>;
@@ -59,7 +59,7 @@ export function describeSentiment(conversation: Conversation, scored: readonly S
   return {
     overall: reading.overall,
     score: reading.score,
-    reason: truncateAtWord(reasonFor(reading), maxReasonChars),
+    reason: clip(reasonFor(reading), maxReasonChars),
     userSentiment: partySentiment(scored, 'USER', enough),
     contactSentiment: partySentiment(scored, 'CONTACT', enough),
     progression: enough ? progressionOf(scored) : [],
@@ -88,7 +88,7 @@ function partySentiment(scored: readonly ScoredSentence[], role: SpeakerRole, en
     : [...reading.positiveCues.slice(0, 1), ...reading.negativeCues.slice(0, 1)];
   const notes = reading.overall === 'unclear' ? `Too little speech from ${name} to judge.`
     : `${name}: ${reading.overall}${cues.length > 0 ? `, with cues such as ${quoteCues(cues)}` : ', with few sentiment-bearing words'}.`;
-  return { overall: reading.overall, score: reading.score, notes: truncateAtWord(notes, maxNotesChars) };
+  return { overall: reading.overall, score: reading.score, notes: clip(notes, maxNotesChars) };
 }
 
 interface Step {
@@ -133,7 +133,7 @@ function progressionOf(scored: readonly ScoredSentence[]): ProgressionItem[] {
     return {
       phase: step.phase,
       overall: reading.overall,
-      note: truncateAtWord(`${step.name}: ${reading.overall}${cues.length > 0 ? ` (${quoteCues(cues.slice(0, 2))})` : ''}.`, maxNoteChars),
+      note: clip(`${step.name}: ${reading.overall}${cues.length > 0 ? ` (${quoteCues(cues.slice(0, 2))})` : ''}.`, maxNoteChars),
       sourceSegmentIds: [...new Set(charged.map((sentence) => sentence.utterance.segment.id))],
     };
   });

@@ -3,7 +3,7 @@ import type { SpeakerRole } from '../../../../domain/transcripts/transcriptSchem
 import type { CallType } from './classifyCall.js';
 import { speakerNameOf, type Conversation, type Utterance } from './readConversation.js';
 import { readSentiment, type ScoredSentence, type SentimentLabel } from './scoreSentiment.js';
-import { truncateAtWord } from './words.js';
+import { clip } from '../../text/clip.js';
 
 type Tone = NonNullable<Analysis['tone']>;
 type PartyTone = NonNullable<Tone['byParty']['userTone']>;
@@ -131,7 +131,7 @@ export function describeTone(conversation: Conversation, scored: readonly Scored
     overall: rule.label,
     descriptors: descriptorsOf(rule.label, formality, energy, pace),
     formality, energy, pace,
-    notes: truncateAtWord(notes, maxNotesChars),
+    notes: clip(notes, maxNotesChars),
     byParty: {
       userTone: partyTone(conversation, scored, callType, 'USER'),
       contactTone: partyTone(conversation, scored, callType, 'CONTACT'),
@@ -147,7 +147,7 @@ function partyTone(conversation: Conversation, scored: readonly ScoredSentence[]
   const energy = energyOf(features);
   const rule = headlineRules.find((candidate) => candidate.applies(features))!;
   const notes = `${speakerNameOf(own[0]!.segment)}: ${rule.label} in a ${formality} register with ${energy} energy.`;
-  return { overall: rule.label, descriptors: descriptorsOf(rule.label, formality, energy, paceOf(features)), notes: truncateAtWord(notes, maxPartyNotesChars) };
+  return { overall: rule.label, descriptors: descriptorsOf(rule.label, formality, energy, paceOf(features)), notes: clip(notes, maxPartyNotesChars) };
 }
 
 function featuresOf(conversation: Conversation, utterances: readonly Utterance[], scored: readonly ScoredSentence[], callType: CallType | null): RegisterFeatures {

@@ -3,7 +3,8 @@ import { quoteSentence } from './quoting.js';
 import type { Conversation, Utterance } from './readConversation.js';
 import { rankKeyPhrases } from './rankKeyPhrases.js';
 import type { Salience } from './scoreSentences.js';
-import { capitalise, joinAsList, truncateAtWord } from './words.js';
+import { capitalise, clip } from '../../text/clip.js';
+import { joinAsList } from './words.js';
 
 type Section = NonNullable<Analysis['sections']>[number];
 
@@ -57,8 +58,8 @@ export function groupSections(conversation: Conversation, salience: Salience): S
       .sort((first, second) => first.index - second.index);
     const digest = (best.length > 0 ? best : members.slice(0, sentencesPerDigest)).map(quoteSentence).join(' ');
     return {
-      title: truncateAtWord(keywords.length > 0 ? capitalise(joinAsList(keywords)) : fallbackTitle(conversation, start, end), maxTitleChars),
-      content: truncateAtWord(digest, maxContentChars),
+      title: clip(keywords.length > 0 ? capitalise(joinAsList(keywords)) : fallbackTitle(conversation, start, end), maxTitleChars),
+      content: clip(digest, maxContentChars),
       sourceSegmentIds: segments.slice(start, end).map((segment) => segment.id),
     };
   });

@@ -4,7 +4,8 @@ import { speakerNameOf, type Conversation, type Utterance } from './readConversa
 import { compressSentence } from './rephrase.js';
 import { rankKeyPhrases } from './rankKeyPhrases.js';
 import { bestOfEachSpeaker, isNearDuplicate, type Salience } from './scoreSentences.js';
-import { capitalise, joinAsList, truncateAtWord } from './words.js';
+import { capitalise, clip } from '../../text/clip.js';
+import { joinAsList } from './words.js';
 
 type KeyDiscussionPoint = NonNullable<Analysis['keyDiscussionPoints']>[number];
 
@@ -89,13 +90,13 @@ function answerTo(utterances: readonly Utterance[], questionIndex: number): Utte
 function toPoint(conversation: Conversation, salience: Salience, source: PointSource): KeyDiscussionPoint {
   const [first, answer] = source.utterances;
   const keywords = rankKeyPhrases(conversation, source.utterances, (key) => salience.keywordWeights.get(key) ?? 0, topicPhrases);
-  const topic = truncateAtWord(keywords.length > 0 ? capitalise(joinAsList(keywords)) : 'General', maxTopicChars);
+  const topic = clip(keywords.length > 0 ? capitalise(joinAsList(keywords)) : 'General', maxTopicChars);
   const sourceSegmentIds = [...new Set(source.utterances.map((utterance) => utterance.segment.id))];
   if (answer) {
     const asked = asSentence(compressSentence(first!.text), maxExchangeSideChars);
     const answered = asSentence(compressSentence(answer.text), maxExchangeSideChars);
     return {
-      text: truncateAtWord(`${speakerNameOf(first!.segment)} asked "${asked}" ${speakerNameOf(answer.segment)} answered "${answered}"`, maxPointChars),
+      text: clip(`${speakerNameOf(first!.segment)} asked "${asked}" ${speakerNameOf(answer.segment)} answered "${answered}"`, maxPointChars),
       topic, phase: first!.phase,
       speakerId: null, speakerLabel: null, speakerDisplayName: null, speakerRole: null,
       sourceSegmentIds,

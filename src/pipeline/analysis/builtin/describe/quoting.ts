@@ -1,13 +1,13 @@
 import type { Segment } from '../../../../domain/transcripts/transcriptSchema.js';
 import { speakerNameOf, type Conversation, type Utterance } from './readConversation.js';
-import { truncateAtWord } from './words.js';
+import { clip } from '../../text/clip.js';
 
 /** A quoted sentence is cut to this many characters (the prose summary holds up to five in 3000). */
 const maxQuotedSentenceChars = 400;
 
 /** The sentence as said, ending in punctuation (a full stop is added when the transcriber gave none). */
 export function asSentence(text: string, maxLength = maxQuotedSentenceChars): string {
-  const cut = truncateAtWord(text.trim(), maxLength);
+  const cut = clip(text.trim(), maxLength);
   return /[.!?…]["'”’)\]]*$/.test(cut) ? cut : `${cut}.`;
 }
 

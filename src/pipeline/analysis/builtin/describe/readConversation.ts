@@ -1,9 +1,10 @@
 import type { Phase } from '../../../../domain/analysis/analysisSchema.js';
 import type { Segment, Speaker } from '../../../../domain/transcripts/transcriptSchema.js';
 import type { AnalysisInput } from '../../Analyser.js';
+import { isNamedSpeaker } from '../facts/callParties.js';
 import { assignPhases } from './assignPhases.js';
 import { contextCue, goodbyeCue, greetingCue, matchTextOf, thanksCue } from './cues.js';
-import { splitSentences } from './splitSentences.js';
+import { splitSentences } from '../../text/sentences.js';
 import { SurfaceForms, isContentWord, keyOf, wordsOf, writtenWordsOf } from './words.js';
 
 /** Below this much speech (seconds) a call is too short for a full description (the specification's "about 15 seconds"). */
@@ -72,14 +73,6 @@ const addressedName = new RegExp(
   String.raw`\b(?:${nameCues.map((cue) => `[${cue[0]!.toUpperCase()}${cue[0]}]${cue.slice(1)}`).join('|')}),?\s+(\p{Lu}[\p{L}'-]+)`, 'gu',
 );
 
-/** Labels that name nobody: the diarizer's "Speaker N" and the phone fallback "Contact …1234". */
-const placeholderLabel = /^(?:speaker \d+|contact …\d+)$/i;
-
-/** Whether a speaker carries a real name (from the profile or the metadata), not a placeholder. */
-export function isNamed(speaker: Speaker): boolean {
-  return !placeholderLabel.test(speaker.displayName.trim()) && speaker.labelSource !== 'PHONE_FALLBACK';
-}
-
 /** The name a segment's speaker is shown under. */
 export function speakerNameOf(segment: Segment): string {
   return segment.speakerDisplayName.trim() || segment.speakerLabel.trim() || segment.speaker;
@@ -92,7 +85,7 @@ export function readConversation(input: AnalysisInput): Conversation {
   const segmentPhases = assignPhases(segments);
   const speakers = new Map(transcript.speakers.map((speaker) => [speaker.speakerId, speaker]));
   const nameWords = new Set([
-    ...transcript.speakers.filter(isNamed).flatMap((speaker) => wordsOf(`${speaker.displayName} ${speaker.label}`)),
+    ...transcript.speakers.filter(isNamedSpeaker).flatMap((speaker) => wordsOf(`${speaker.displayName} ${speaker.label}`)),
     ...wordsOf(metadata.contactName ?? ''),
     ...segments.flatMap((segment) => [...segment.text.matchAll(addressedName)].flatMap((match) => wordsOf(match[1]!))),
   ]);
@@ -138,6 +131,6 @@ export function readConversation(input: AnalysisInput): Conversation {
 function contactNameOf({ metadata, transcript }: AnalysisInput): string | null {
   const fromMetadata = metadata.contactName?.trim();
   if (fromMetadata) return fromMetadata;
-  const contact = transcript.speakers.find((speaker) => speaker.role === 'CONTACT' && isNamed(speaker));
+  const contact = transcript.speakers.find((speaker) => speaker.role === 'CONTACT' && isNamedSpeaker(speaker));
   return contact ? contact.displayName.trim() : null;
 }

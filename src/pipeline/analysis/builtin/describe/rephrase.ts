@@ -1,5 +1,5 @@
 import { innerFillers, leadingFillers, leadingLabel } from './cues.js';
-import { capitalise } from './words.js';
+import { capitalise } from '../../text/clip.js';
 
 /**
  * The sentence with its leading fillers ("So, um, yeah, …") and labels ("the next steps: …"),

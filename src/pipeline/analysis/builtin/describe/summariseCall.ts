@@ -6,7 +6,7 @@ import { quoteSentence, otherPartyName } from './quoting.js';
 import { speakerNameOf, type Conversation, type Utterance } from './readConversation.js';
 import { compressSentence, inThirdPerson } from './rephrase.js';
 import { bestOfEachSpeaker, isNearDuplicate, type Salience } from './scoreSentences.js';
-import { truncateAtWord } from './words.js';
+import { clip } from '../../text/clip.js';
 
 type BulletCategory = (typeof bulletCategories)[number];
 type SummaryBullet = NonNullable<Analysis['executiveSummaryBullets']>[number];
@@ -89,7 +89,7 @@ export function summariseCall(conversation: Conversation, salience: Salience): C
     .map(({ utterance }) => utterance)
     .sort((first, second) => first.index - second.index)
     .map(quoteSentence);
-  const executiveSummary = truncateAtWord(prose.join(' '), maxSummaryChars);
+  const executiveSummary = clip(prose.join(' '), maxSummaryChars);
 
   const sources = bulletSources(conversation, usable, salience);
   const wanted = clamp(Math.round(usable.length / usableSentencesPerBullet), bulletCount.min, bulletCount.max);
@@ -98,7 +98,7 @@ export function summariseCall(conversation: Conversation, salience: Salience): C
   const bullets = picked
     .sort((first, second) => first.utterances[0]!.index - second.utterances[0]!.index)
     .map((source): SummaryBullet => ({
-      text: truncateAtWord(bulletText(conversation, source), maxBulletChars),
+      text: clip(bulletText(conversation, source), maxBulletChars),
       category: source.category,
       importance: importanceOf(source, rankOf.get(source)! / picked.length),
       sourceSegmentIds: [...new Set(source.utterances.map((utterance) => utterance.segment.id))],

@@ -1,6 +1,8 @@
 import type { CallType, ConversationOutcome } from './classifyCall.js';
-import { isNamed, type Conversation } from './readConversation.js';
-import { joinAsList, truncateAtWord } from './words.js';
+import { isNamedSpeaker } from '../facts/callParties.js';
+import type { Conversation } from './readConversation.js';
+import { clip } from '../../text/clip.js';
+import { joinAsList } from './words.js';
 
 /** How a title names the call type. */
 const titleLabels: Record<CallType, string> = {
@@ -43,7 +45,7 @@ export function titleCall(conversation: Conversation, callType: CallType | null,
   const { contactName } = conversation;
   const counterpart = contactName ? `${type === 'voicemail' ? ' from' : ' with'} ${contactName}` : '';
   const suggestedTitle = callType !== null || contactName || topics
-    ? truncateAtWord(`${titleLabels[type]}${counterpart}${topics ? `: ${topics}` : ''}`, maxTitleChars)
+    ? clip(`${titleLabels[type]}${counterpart}${topics ? `: ${topics}` : ''}`, maxTitleChars)
     : null;
   if (!conversation.utterances.some((utterance) => utterance.usable)) return { suggestedTitle, oneLineSummary: null };
 
@@ -53,7 +55,7 @@ export function titleCall(conversation: Conversation, callType: CallType | null,
       : ` between ${joinAsList(participants)}`;
   const about = topics ? ` about ${topics}` : '';
   const ending = outcome ? outcomeEndings[outcome] : '';
-  return { suggestedTitle, oneLineSummary: truncateAtWord(`${summaryOpenings[type]}${between}${about}${ending}.`, maxOneLineChars) };
+  return { suggestedTitle, oneLineSummary: clip(`${summaryOpenings[type]}${between}${about}${ending}.`, maxOneLineChars) };
 }
 
 /**
@@ -67,7 +69,7 @@ function participantsOf(conversation: Conversation): string[] {
   for (const segment of conversation.segments) {
     const speaker = conversation.speakers.get(segment.speakerId);
     const name = speaker?.displayName.trim() || segment.speakerDisplayName.trim();
-    if (speaker && isNamed(speaker)) anyNamed = true;
+    if (speaker && isNamedSpeaker(speaker)) anyNamed = true;
     if (name && !names.includes(name)) names.push(name);
   }
   return anyNamed ? names : [];

@@ -1,7 +1,8 @@
 /**
  * Word-level helpers of the built-in description: tokens, content words (stop words and
- * conversational fillers removed), a light plural-folding key, and word-boundary truncation.
+ * conversational fillers removed), a light plural-folding key.
  */
+import { capitalise } from '../../text/clip.js';
 
 /** Words, numbers and contractions ("don't", "Sheila's"); curly apostrophes folded to straight ones. */
 const wordPattern = /[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu;
@@ -101,23 +102,6 @@ export class SurfaceForms {
     const [spelling] = [...counts].sort((first, second) => second[1] - first[1] || first[0].localeCompare(second[0]))[0]!;
     return this.capitalisedInside.has(spelling) && !this.lowerCaseInside.has(spelling) ? capitalise(spelling) : spelling;
   }
-}
-
-/**
- * `text` cut to at most `maxLength` characters at a word boundary, with "…" appended when cut.
- * Trailing punctuation before the cut is dropped so the ellipsis does not follow a comma.
- */
-export function truncateAtWord(text: string, maxLength: number): string {
-  if (text.length <= maxLength) return text;
-  const room = text.slice(0, maxLength - 1);
-  const lastSpace = room.lastIndexOf(' ');
-  const cut = lastSpace > maxLength / 2 ? room.slice(0, lastSpace) : room;
-  return `${cut.replace(/[\s,;:.!?-]+$/, '')}…`;
-}
-
-/** The first letter upper-cased. */
-export function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** "a", "a and b", "a, b and c". */

@@ -1,5 +1,6 @@
 import type { Chrono } from 'chrono-node';
-import type { ActionIntent, providerHints } from '../../../../domain/analysis/analysisSchema.js';
+import type { NumberWords } from '../../text/numberWords.js';
+import type { ActionWords } from './ActionWords.js';
 
 /**
  * Everything language-specific the fact extractor reads: cue tables, word lists and the date
@@ -38,19 +39,20 @@ export interface DateWords {
   vague: RegExp;
   /** Words just before a mention that belong to it ("*by* Friday", "*before the* end of the month"); anchored at the end. */
   deadlinePrefix: RegExp;
-}
-
-export interface NumberWords {
-  /** zero … nineteen. */
-  ones: Readonly<Record<string, number>>;
-  /** twenty … ninety. */
-  tens: Readonly<Record<string, number>>;
-  /** hundred, thousand, million, billion. */
-  scales: Readonly<Record<string, number>>;
-  /** "a" of "a hundred": one, only before a scale. */
-  articles: readonly string[];
-  /** "and" of "two hundred and fifty": skipped. */
-  conjunctions: readonly string[];
+  /** Weekday names, lower case: "Friday the 24th" names both. */
+  weekdays: readonly string[];
+  /** Words before a time said in words ("*at* ten fifteen"): only after one are number words read as a time. */
+  timePrepositions: readonly string[];
+  /** "half" and "quarter" of "half past ten", in minutes; "past" (after the hour) and "to" (before it). */
+  hourFractions: { minutes: Readonly<Record<string, number>>; past: readonly string[]; to: readonly string[] };
+  /** What may follow "the" + ordinal for it to be a day of the month ("the fifteenth *at* noon", "on the 15th*.*"): "the third time" is none. */
+  ordinalDayFollowers: RegExp;
+  /** A sentence about the past ("they *sent* it on the fifth"): a day of the month said alone is the last one, not the next. */
+  pastTense: RegExp;
+  /** Dates relative to another date ("the day before") → offset in days: resolved against a date in the same sentence, else dropped. */
+  relativeAnchors: Readonly<Record<string, number>>;
+  /** Parts of the call's own day ("this afternoon", "tonight"): the call's date, no time. */
+  partsOfToday: RegExp;
 }
 
 export interface AmountWords {
@@ -99,66 +101,10 @@ export interface PeopleWords {
   possessedNouns: readonly string[];
   /** "from" of "Priya from Acme". */
   affiliationWord: string;
+  /** Words joining a name to a party ("you *and* Tom", "me and Owen"): the name is a third party. */
+  companions: readonly string[];
   /** Capitalised words that are never a person (days, months, brands, departments, "OK"). */
   notNames: readonly string[];
-}
-
-/** How an action clause is classified: the first row whose pattern matches the clause wins. */
-export interface IntentCue {
-  intent: ActionIntent;
-  pattern: RegExp;
-}
-
-export interface ActionWords {
-  /** First-person promises: the speaker owns the action ("I'll …", "let me …"). */
-  commitments: readonly RegExp[];
-  /** Requests to the other party: the addressee owns it ("could you …", "please …"). */
-  requests: readonly RegExp[];
-  /** The speaker asks to be reminded ("remind me to …"): the speaker owns the reminder. */
-  selfReminders: readonly RegExp[];
-  /** Joint or ownerless ("let's …", "we need to …", "someone should …"): no owner. */
-  joint: readonly RegExp[];
-  /** A clause must start with one of these verbs to be an action ("send", "call", "check"). */
-  verbs: readonly string[];
-  /** Verbs an imperative sentence may open with ("Send me the invoice."): a request. */
-  imperativeVerbs: readonly string[];
-  /** Words that may follow an imperative verb ("me", "the", "back"): "Email is fine" is no imperative. */
-  imperativeObjects: readonly string[];
-  /** Words before an imperative that do not change it ("so", "and", "oh"). */
-  imperativeLeads: readonly string[];
-  /** A question that asks rather than promises ("When will I get it?", "Do you think I'll need …?"): no commitment. */
-  questionOpener: RegExp;
-  /** Prepositions before a date dropped with it from a title ("send it *on* Friday"). */
-  datePrepositions: readonly string[];
-  /** Where the object of an action ends ("the contract *to* Sheila"): the email subject is what comes before. */
-  objectEnd: RegExp;
-  /** Joins a moved recipient to a title ("send the contract *to* Sheila"). */
-  recipientPreposition: string;
-  /** Words that are not the object of an action, for telling duplicates apart ("the", "it", "over"). */
-  objectStopWords: readonly string[];
-  /** Words dropped from the start of a clause ("just", "go ahead and", "try to"). */
-  leadingFillers: readonly string[];
-  /** Where a clause's action ends ("because", "if"): the rest is not in the title. */
-  clauseEnd: RegExp;
-  /** Where a sentence splits into clauses that may each hold an action ("I'll send it, and could you sign it?"). */
-  clauseSplit: RegExp;
-  /** Clauses that are no action although their verb is ("let me know if you have any questions"). */
-  courtesies: RegExp;
-  /** Words opening a noun phrase: a name between a ditransitive verb and one is the recipient ("send Mark *the* figures"). */
-  determiners: readonly string[];
-  /** Verbs taking the recipient first ("send you the contract" → "send the contract to Sheila"). */
-  ditransitiveVerbs: readonly string[];
-  /** Rewrites applied to a clause before it is checked and titled ("give you a call" → "call you"; `$1` is a group). */
-  rewrites: readonly { pattern: RegExp; replacement: string }[];
-  priority: { high: RegExp; low: RegExp };
-  /** In order; a clause matching none is a `task`. */
-  intents: readonly IntentCue[];
-  /** Words naming a meeting or message provider → the hint. */
-  providerHints: readonly { pattern: RegExp; hint: (typeof providerHints)[number] }[];
-  /** A meeting place said in the clause ("at our office"): captured as `location`. */
-  location: RegExp;
-  /** A message handle ("@sheila_k"). */
-  handle: RegExp;
 }
 
 /** A cue and how strongly it states a risk. */

@@ -1,6 +1,6 @@
-import type { ActionWords } from './FactLexicon.js';
-import { clip } from './sentences.js';
-import { anyOfWords, escapeRegExp } from './regexWords.js';
+import type { ActionWords } from './ActionWords.js';
+import { clip } from '../../text/clip.js';
+import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
 
 /** An action item title is at most this long: it is shown in one line of a list. */
 export const MAX_TITLE_LENGTH = 80;

@@ -1,15 +1,16 @@
-import type { ActionWords } from './FactLexicon.js';
-import type { Sentence } from './sentences.js';
-import { anyOfWords } from './regexWords.js';
+import type { ActionWords } from './ActionWords.js';
+import type { Sentence } from '../../text/sentences.js';
+import { anyOfWords, oncePer } from '../../text/regexWords.js';
 
 /**
  * Who an action belongs to, by how it was said:
  * - `commitment`: the speaker promises it ("I'll send …", "let me check …");
  * - `request`: the speaker asks the other party ("could you send …", "please call …", "Send me …");
  * - `selfReminder`: the speaker asks to be reminded of something they will do ("remind me to …");
- * - `joint`: nobody in particular ("let's meet …", "we need to …").
+ * - `joint`: nobody in particular ("let's meet …", "we need to …");
+ * - `thirdParty`: someone not on the call ("my colleague Priya Shah will ring you").
  */
-export type ActionKind = 'commitment' | 'request' | 'selfReminder' | 'joint';
+export type ActionKind = 'commitment' | 'request' | 'selfReminder' | 'joint' | 'thirdParty';
 
 /** An action cue in a sentence and the clause it governs. */
 export interface ActionCue {
@@ -33,16 +34,22 @@ interface CueMatch {
  * The action cues of a sentence, at most one per part. In a part, the earliest cue wins, and of
  * two starting together the longer ("I'll need you to …" is a request, not "I'll …"). A clause
  * counts only when it starts, after the lexicon's fillers, with one of its action verbs and is no
- * courtesy ("let me know if you have any questions"). A promise inside a real question ("Do you
- * think I'll need …?") is none.
+ * courtesy ("let me know if you have any questions"). None is an action:
+ * - a promise inside a real question ("Do you think I'll need …?");
+ * - a request or joint action after a condition in its sentence ("if you feel unwell, please
+ *   call 111": advice), and advice however said ("you could try …");
+ * - a "let me …" done while still on the call ("let me find you", "let me look").
  */
 export function findActionCues(sentence: Sentence, words: ActionWords): ActionCue[] {
   const patterns = compiledPatterns(words);
   const cues: ActionCue[] = [];
   for (const part of partsOf(sentence.text, patterns.splitter)) {
     const match = firstCue(part.text, words, patterns.imperative);
-    if (!match) continue;
+    if (!match || words.advice.test(part.text)) continue;
     if (match.kind === 'commitment' && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
+    const before = sentence.text.slice(0, part.index + match.start);
+    if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
+    if (match.kind === 'commitment' && /\blet me\s*$/i.test(part.text.slice(0, match.clauseStart)) && words.inCall.test(match.clause.trim().replace(/[.!?]+$/, ''))) continue;
     const clause = actionClause(match.clause, words, patterns.fillers);
     if (clause) cues.push({ kind: match.kind, sentence, clause, part });
   }
@@ -56,25 +63,18 @@ interface CompiledPatterns {
   fillers: RegExp;
 }
 
-const compiled = new WeakMap<ActionWords, CompiledPatterns>();
-
-function compiledPatterns(words: ActionWords): CompiledPatterns {
-  let patterns = compiled.get(words);
-  if (!patterns) {
-    const { clauseSplit } = words;
-    patterns = {
-      splitter: new RegExp(clauseSplit.source, clauseSplit.flags.includes('g') ? clauseSplit.flags : `${clauseSplit.flags}g`),
-      // An imperative opens its part: "Send me the invoice", "So, email me the notes".
-      imperative: new RegExp(
-        `^\\s*(?:(?:${anyOfWords(words.imperativeLeads)})[,\\s]+)*(?<clause>(?:${anyOfWords(words.imperativeVerbs)})\\s+(?:${anyOfWords(words.imperativeObjects)})\\b.*)`,
-        'i',
-      ),
-      fillers: new RegExp(`^(?:(?:${anyOfWords(words.leadingFillers)})\\s+)+`, 'i'),
-    };
-    compiled.set(words, patterns);
-  }
-  return patterns;
-}
+const compiledPatterns = oncePer((words: ActionWords): CompiledPatterns => {
+  const { clauseSplit } = words;
+  return {
+    splitter: new RegExp(clauseSplit.source, clauseSplit.flags.includes('g') ? clauseSplit.flags : `${clauseSplit.flags}g`),
+    // An imperative opens its part: "Send me the invoice", "So, email me the notes".
+    imperative: new RegExp(
+      `^\\s*(?:(?:${anyOfWords(words.imperativeLeads)})[,\\s]+)*(?<clause>(?:${anyOfWords(words.imperativeVerbs)})\\s+(?:${anyOfWords(words.imperativeObjects)})\\b.*)`,
+      'i',
+    ),
+    fillers: new RegExp(`^(?:(?:${anyOfWords(words.leadingFillers)})\\s+)+`, 'i'),
+  };
+});
 
 /** The sentence cut where a new clause with its own subject or cue starts. */
 function partsOf(text: string, splitter: RegExp): { index: number; text: string }[] {
@@ -91,6 +91,7 @@ function partsOf(text: string, splitter: RegExp): { index: number; text: string 
 function firstCue(text: string, words: ActionWords, imperativePattern: RegExp): CueMatch | null {
   const tables: [ActionKind, readonly RegExp[]][] = [
     ['selfReminder', words.selfReminders], ['request', words.requests], ['commitment', words.commitments], ['joint', words.joint],
+    ['thirdParty', words.thirdParties],
   ];
   const matches: CueMatch[] = [];
   for (const [kind, patterns] of tables) {

@@ -1,8 +1,8 @@
 import type { amountKinds } from '../../../../domain/analysis/analysisSchema.js';
 import { findPhoneNumbers } from './contactDetails.js';
-import type { AmountWords, NumberWords } from './FactLexicon.js';
-import { numberWordsSource, parseNumberWords } from './numberWords.js';
-import { anyOfWords } from './regexWords.js';
+import { numberWordsSource, parseNumberWords, type NumberWords } from '../../text/numberWords.js';
+import type { AmountWords } from './FactLexicon.js';
+import { anyOfWords, oncePer } from '../../text/regexWords.js';
 
 /** A number said in a sentence, with what it counts. */
 export interface AmountMention {
@@ -14,6 +14,8 @@ export interface AmountMention {
   unit: string | null;
   /** ISO 4217 for money, when the symbol or word says which. */
   currency: string | null;
+  /** A phone number as dialled (digits when it was said in words). */
+  number?: string;
 }
 
 /** A number in digits: "1,200", "1200", "2.5". */
@@ -95,27 +97,23 @@ function amountPatterns(amounts: AmountWords, numbers: NumberWords): AmountPatte
   ];
 }
 
-const patternsByLexicon = new WeakMap<AmountWords, AmountPattern[]>();
+const patternsOf = oncePer(amountPatterns);
 
 /**
  * The money, percentages, reference numbers, phone numbers, durations and quantities said in a
  * sentence, in order of appearance. A bare number ("we spoke 3 times") is not one: it must come
  * with a currency, a unit, a percent word or a reference cue. `value` is null when the words do
- * not form a number.
+ * not form a number. `nearPhoneCue`: the sentence's segment or the one before is about a phone.
  */
-export function findAmounts(sentence: string, amounts: AmountWords, numbers: NumberWords): AmountMention[] {
-  let patterns = patternsByLexicon.get(amounts);
-  if (!patterns) {
-    patterns = amountPatterns(amounts, numbers);
-    patternsByLexicon.set(amounts, patterns);
-  }
+export function findAmounts(sentence: string, amounts: AmountWords, numbers: NumberWords, nearPhoneCue = false): AmountMention[] {
+  const patterns = patternsOf(amounts, numbers);
   const found: AmountMention[] = [];
   const overlaps = (index: number, length: number) =>
     found.some((taken) => index < taken.index + taken.text.length && taken.index < index + length);
   const phonesAfter = patterns.findIndex((pattern) => pattern.kind === 'reference_number') + 1;
   patterns.forEach((amountPattern, position) => {
     if (position === phonesAfter) {
-      for (const phone of findPhoneNumbers(sentence, amounts)) {
+      for (const phone of findPhoneNumbers(sentence, amounts, numbers, nearPhoneCue)) {
         if (!overlaps(phone.index, phone.text.length)) found.push({ ...phone, kind: 'phone_number', value: null, unit: null, currency: null });
       }
     }

@@ -1,6 +1,9 @@
 import type { ParsedResult } from 'chrono-node';
+import { englishNumberWords, type NumberWords } from '../../text/numberWords.js';
+import { calendarDateIn, isoDate, isoDateTimeWithOffset, isoTime, type WallClock } from '../../text/timeZones.js';
+import { daysOfMonth, joinedDateAndTime, withRelativeAnchorsResolved, type FoundDate } from './calendarDays.js';
 import type { DateWords } from './FactLexicon.js';
-import { isoDate, isoDateTimeWithOffset, isoTime, type WallClock } from './zonedTime.js';
+import { withSpokenDatesInDigits, type DigitWritten } from './spokenDates.js';
 
 /** When and where the call happened: relative dates ("tomorrow") resolve against it. */
 export interface CallClock {
@@ -39,40 +42,74 @@ const HOURS_TO_AFTERNOON = 12;
 
 /**
  * The dates and times said in one sentence, by chrono with `forwardDate` ("Friday" is the next
- * Friday; "last Friday" and "two days ago" are parsed backwards). chrono's casual parser also
- * reads things that are no date, so a mention is kept only when
+ * Friday; "last Friday" and "two days ago" are parsed backwards) over the sentence with its
+ * spoken times and ordinal days in digits (see `withSpokenDatesInDigits`). chrono's casual
+ * parser also reads things that are no date, so a mention is kept only when
  * - it fixes a day (a date or weekday) or a time of day: "next month" (no day) and "this week" are not;
  * - it is no offset of seconds, minutes or hours ("in a sec", "in 30 minutes": durations, not dates) and not "now";
  * - its words contain a day anchor (weekday, month, "tomorrow", a digit: drops "sat", "sun");
  * - a time said without a day looks like a time ("at 3", "3pm", "10:30": drops "10 to 5").
- * A bare hour from {@link BARE_AFTERNOON_HOURS} is afternoon.
+ * Added to chrono's reading: a part of the call's day ("this afternoon") is the call's date; a
+ * day of the month said alone ("on the 15th", "Friday the 24th") is the next such day (the
+ * last one in a sentence about the past; with a weekday, the next one falling on it); a date
+ * and a time said side by side ("Wednesday the 25th at 10:15") are one mention; a date relative
+ * to another ("the day before") is resolved against a date said in the same sentence, and
+ * dropped without one. A bare hour from {@link BARE_AFTERNOON_HOURS} is afternoon.
  */
-export function findDateMentions(sentence: string, clock: CallClock, words: DateWords): DateMention[] {
+export function findDateMentions(sentence: string, clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords): DateMention[] {
+  const written = withSpokenDatesInDigits(sentence, words, numbers);
+  const today = wallClockOfDay(calendarDateIn(clock.recordedAt, clock.timeZone));
+  const found = chronoMentions(written.text, clock, words, today);
+  const isPast = words.pastCue.test(sentence) || words.pastTense.test(sentence);
+  for (const day of daysOfMonth(written.text, words, today, isPast)) {
+    const overlapping = found.filter((mention) => mention.start < day.end && day.start < mention.end);
+    if (overlapping.some((mention) => mention.certainDate)) continue;
+    for (const mention of overlapping) found.splice(found.indexOf(mention), 1);
+    found.push(day);
+  }
+  const dated = withRelativeAnchorsResolved(joinedDateAndTime(found.sort((first, second) => first.start - second.start), written.text), written.text, words);
+  return dated.map((mention) => asDateMention(mention, sentence, written, clock, words));
+}
+
+function chronoMentions(text: string, clock: CallClock, words: DateWords, today: WallClock): FoundDate[] {
   const reference = { instant: new Date(clock.recordedAt), timezone: clock.offsetMinutes };
-  const forward = words.parser.parse(sentence, reference, { forwardDate: true });
   let backward: ParsedResult[] | undefined;
-  return forward.flatMap((result) => {
+  return words.parser.parse(text, reference, { forwardDate: true }).flatMap((result) => {
     let chosen = result;
     if (words.pastCue.test(result.text)) {
-      backward ??= words.parser.parse(sentence, reference);
+      backward ??= words.parser.parse(text, reference);
       chosen = backward.find((candidate) => candidate.index === result.index) ?? result;
     }
+    const said = chosen.text.replace(/[\s,;:.]+$/, '');
+    if (words.partsOfToday.test(said)) return [{ start: chosen.index, end: chosen.index + said.length, clock: today, hasDay: true, certainDate: true }];
     const wallClock = wallClockOf(chosen, words);
     if (!wallClock) return [];
-    const prefix = words.deadlinePrefix.exec(sentence.slice(0, chosen.index))?.[0] ?? '';
     const hasDay = chosen.start.isCertain('day') || chosen.start.isCertain('weekday');
     // chrono may take the comma after a date ("Monday, it's urgent").
-    const said = chosen.text.replace(/[\s,;:.]+$/, '');
-    return [{
-      text: sentence.slice(chosen.index - prefix.length, chosen.index + said.length),
-      index: chosen.index - prefix.length,
-      date: hasDay ? isoDate(wallClock) : null,
-      time: isoTime(wallClock),
-      dateTime: hasDay ? isoDateTimeWithOffset(wallClock, clock.timeZone) : null,
-      isDeadline: prefix !== '',
-      isVague: words.vague.test(chosen.text.trim()),
-    }];
+    return [{ start: chosen.index, end: chosen.index + said.length, clock: wallClock, hasDay, certainDate: chosen.start.isCertain('day') }];
   });
+}
+
+function asDateMention(mention: FoundDate, sentence: string, written: DigitWritten, clock: CallClock, words: DateWords): DateMention {
+  const start = written.startIn(mention.start);
+  const end = written.endIn(mention.end);
+  const prefix = words.deadlinePrefix.exec(sentence.slice(0, start))?.[0] ?? '';
+  const said = sentence.slice(start, end);
+  return {
+    text: sentence.slice(start - prefix.length, end),
+    index: start - prefix.length,
+    date: mention.hasDay ? isoDate(mention.clock) : null,
+    time: isoTime(mention.clock),
+    dateTime: mention.hasDay ? isoDateTimeWithOffset(mention.clock, clock.timeZone) : null,
+    isDeadline: prefix !== '',
+    isVague: words.vague.test(said.trim()),
+  };
+}
+
+/** `YYYY-MM-DD` as a wall clock. */
+function wallClockOfDay(date: string): WallClock {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  return { year, month, day };
 }
 
 /** The local date (and time, when said) of a result, or null when it is not a date worth keeping. */

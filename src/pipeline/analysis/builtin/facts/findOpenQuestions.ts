@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
 import type { OpenQuestionSchema } from '../../../../domain/analysis/analysisSchema.js';
 import type { StatementWords } from './FactLexicon.js';
-import { clip, type Sentence } from './sentences.js';
+import { clip } from '../../text/clip.js';
+import type { Sentence } from '../../text/sentences.js';
 
 export type OpenQuestion = Static<typeof OpenQuestionSchema>;
 

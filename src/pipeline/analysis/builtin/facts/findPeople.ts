@@ -3,8 +3,8 @@ import type { PersonMentionedSchema } from '../../../../domain/analysis/analysis
 import type { CallMetadata } from '../../../../domain/calls/callTypes.js';
 import { isNamedSpeaker, type CallParties } from './callParties.js';
 import type { PeopleWords } from './FactLexicon.js';
-import type { Sentence } from './sentences.js';
-import { anyOfWords, caselessWord, escapeRegExp } from './regexWords.js';
+import type { Sentence } from '../../text/sentences.js';
+import { anyOfWords, caselessWord, escapeRegExp } from '../../text/regexWords.js';
 
 export type PersonMentioned = Static<typeof PersonMentionedSchema>;
 
@@ -35,6 +35,7 @@ function namePatterns(words: PeopleWords): RegExp[] {
     new RegExp(`\\b(?<name>${FULL_NAME}),\\s+(?:${determiners})\\s+(?<role>${roles})\\b`, 'g'),
     new RegExp(`\\b(?<name>${FULL_NAME})\\s+${caselessWord(words.affiliationWord)}\\s+(?=[A-Z])`, 'g'),
     new RegExp(`\\b(?:${anyOf(words.mentionVerbs)})\\s+(?<name>${FULL_NAME})`, 'g'),
+    new RegExp(`\\b(?:${anyOf(words.companions)})\\s+(?<name>${FULL_NAME})`, 'g'),
     new RegExp(`\\b(?<name>${NAME_WORD})['’]s\\s+(?:${anyOf(words.possessedNouns)})\\b`, 'g'),
   ];
 }
@@ -54,7 +55,7 @@ function sameName(first: string[], second: string[]): boolean {
 
 /**
  * Third parties named in the sentences ("my colleague Mark Stevens", "ask Priya", "Dr. Patel",
- * "Mark's office", "Priya from Acme"), with the role when said. A word from the lexicon's
+ * "Mark's office", "Priya from Acme", "you and Tom"), with the role when said. A word from the lexicon's
  * `notNames`, or from the organisation in the metadata, is no name; a participant's name is
  * left out here (participants are listed from the speakers). A trailing stop word is dropped
  * from a two-word name ("ask Mark Monday" names Mark).

@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
 import type { ImportantDateSchema } from '../../../../domain/analysis/analysisSchema.js';
 import { onePerKey } from './onePerKey.js';
-import { clip, type Sentence } from './sentences.js';
+import { clip } from '../../text/clip.js';
+import type { Sentence } from '../../text/sentences.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 
 export type ImportantDate = Static<typeof ImportantDateSchema>;

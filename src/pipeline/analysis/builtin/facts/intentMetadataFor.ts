@@ -3,12 +3,13 @@ import type { CallMetadata } from '../../../../domain/calls/callTypes.js';
 import type { Speaker } from '../../../../domain/transcripts/transcriptSchema.js';
 import { isNamedSpeaker, type CallParties } from './callParties.js';
 import type { EmailMention } from './contactDetails.js';
-import type { ActionWords } from './FactLexicon.js';
+import type { ActionWords } from './ActionWords.js';
 import type { ActionKind } from './findActionCues.js';
 import type { DateMention } from './findDateMentions.js';
-import { clip } from './sentences.js';
+import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
-import { escapeRegExp } from './regexWords.js';
+import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
+import { EVIDENCE_WINDOW_TURNS, MEETING_LENGTH_WINDOW_TURNS, sentencesNear, turnsOf } from './nearbyEvidence.js';
 
 /** What an action item's metadata is drawn from. */
 export interface ActionEvidence {
@@ -19,6 +20,8 @@ export interface ActionEvidence {
   clause: string;
   /** The date the action is set for (its due date or the meeting time). */
   when: DateMention | null;
+  /** The sentence `when` was said in, when not the action's own (a meeting time agreed a turn later). */
+  whenSaidIn: SentenceFacts | null;
   facts: SentenceFacts;
   /** Every sentence's facts: addresses and numbers are often said a turn later. */
   call: readonly SentenceFacts[];
@@ -28,9 +31,6 @@ export interface ActionEvidence {
   metadata: CallMetadata;
   words: ActionWords;
 }
-
-/** Addresses and numbers are looked for up to this many segments before or after the action. */
-export const EVIDENCE_WINDOW_SEGMENTS = 2;
 
 /** `IntentMetadataSchema` limits: a meeting lasts 1 to 1440 minutes, at most 20 attendees. */
 const DURATION_MINUTES = { min: 1, max: 1440 } as const;
@@ -51,13 +51,16 @@ const says = (text: string, word: string) => word !== '' && new RegExp(`\\b${esc
 
 /**
  * The specification's `intentMetadata` for an action, with only what the call grounds: a field
- * nothing said supports is left out. Meeting: provider, the named parties and third parties of
- * the sentence as attendees (an address said nearby whose local part holds their first name as
- * email), `proposedAt` when a day and time were said, the duration said, the title, a place
- * said. Email: the recipient's address said in the sentence or nearby (preferring one the
- * recipient said), their name, the object as subject, the sentence as preview. Call and
- * message: the recipient's number said in the sentence or by them nearby, else the metadata's
- * number when the recipient is the contact. Reminder: `remindAt` when a day and time were said.
+ * nothing said supports is left out. "Nearby" is within `EVIDENCE_WINDOW_TURNS` turns (see
+ * `sentencesNear`). Meeting: provider, the named parties and third parties of the sentence as
+ * attendees (an address said nearby whose local part holds their first name as email),
+ * `proposedAt` when a day and time were said, the length said nearby (or further off with a
+ * meeting word: "a forty-five minute conversation"), the title, a place said with the action or
+ * its time. Email: the recipient's address said in the action's segment or by the recipient
+ * nearby, their name, the object as subject, the sentence as preview. Call and message: the
+ * number said in the action's segment, by the recipient nearby, or before it when the action
+ * points back to it ("on that number"), else the metadata's number when the recipient is the
+ * contact. Reminder: `remindAt` when a day and time were said.
  */
 export function intentMetadataFor(evidence: ActionEvidence): IntentMetadata {
   const { intent, facts, title } = evidence;
@@ -71,10 +74,11 @@ export function intentMetadataFor(evidence: ActionEvidence): IntentMetadata {
       const attendees = attendeesOf(evidence);
       if (attendees.length > 0) metadata.attendees = attendees;
       if (evidence.when?.dateTime) metadata.proposedAt = evidence.when.dateTime;
-      const duration = durationMinutesOf(facts);
+      const duration = durationMinutesOf(evidence);
       if (duration !== null) metadata.durationMinutes = duration;
       metadata.title = title;
-      const location = evidence.words.location.exec(sentence)?.groups?.location;
+      const location = [sentence, evidence.whenSaidIn?.sentence.text ?? '']
+        .map((text) => evidence.words.location.exec(text)?.groups?.location).find(Boolean);
       if (location) metadata.location = location;
       break;
     }
@@ -117,13 +121,17 @@ export function intentMetadataFor(evidence: ActionEvidence): IntentMetadata {
 }
 
 /**
- * Whom the action is for: a party or third party named in the clause ("email Mark"), else the
+ * Whom the action is for: the pronoun right after a channel verb ("email *me* a scan"), a party
+ * or third party named in the clause ("email Mark"), else the
  * pronoun's ("send *me*" is the speaker, "call *you*" the addressee), else by how it was said:
  * a promise is for the other party, a request for the one asking. Names only for named speakers.
  */
 function recipientOf(evidence: ActionEvidence): Recipient {
   const { clause, kind, speaker, addressee } = evidence;
   const asRecipient = (party: Speaker | null): Recipient => ({ speaker: party, name: party && isNamedSpeaker(party) ? party.displayName : null });
+  // The pronoun right after a channel verb says whom it reaches ("ask Nationwide … and *email me* a scan").
+  const channelled = new RegExp(`\\b(?:${anyOfWords(evidence.words.ditransitiveVerbs)})\\s+(me|us|you)\\b`, 'i').exec(clause)?.[1]?.toLowerCase();
+  if (channelled) return asRecipient(channelled === 'you' ? addressee : speaker);
   const namedParty = evidence.parties.speakers.find((party) => isNamedSpeaker(party) && says(clause, firstName(party.displayName)));
   if (namedParty) return asRecipient(namedParty);
   const thirdParty = evidence.facts.names.find((mention) => says(clause, mention.name));
@@ -135,34 +143,36 @@ function recipientOf(evidence: ActionEvidence): Recipient {
   return { speaker: null, name: null };
 }
 
-/** The sentences within {@link EVIDENCE_WINDOW_SEGMENTS} of the action, nearest first (its own first). */
-function nearby(evidence: ActionEvidence): SentenceFacts[] {
-  const at = evidence.facts.sentence.segmentIndex;
-  return evidence.call
-    .filter((facts) => Math.abs(facts.sentence.segmentIndex - at) <= EVIDENCE_WINDOW_SEGMENTS)
-    .sort((first, second) => (first === evidence.facts ? -1 : second === evidence.facts ? 1
-      : Math.abs(first.sentence.segmentIndex - at) - Math.abs(second.sentence.segmentIndex - at)));
+/** The sentences near the action, nearest first (see `sentencesNear`). */
+function nearby(evidence: ActionEvidence, windowTurns = EVIDENCE_WINDOW_TURNS): SentenceFacts[] {
+  return sentencesNear(evidence.facts, evidence.call, windowTurns, turnsOf(evidence.call));
 }
 
-/** An address in the sentence, else one the recipient said nearby; for a third party, only one holding their first name. */
+/** Said in the action's own segment, or by the recipient. */
+function saidWithActionOrByRecipient(facts: SentenceFacts, evidence: ActionEvidence, recipient: Recipient): boolean {
+  return facts.sentence.segmentIndex === evidence.facts.sentence.segmentIndex
+    || (recipient.speaker !== null && facts.sentence.segment.speakerId === recipient.speaker.speakerId);
+}
+
+/** An address said with the action or by the recipient nearby; for a third party, only one holding their first name. */
 function emailFor(evidence: ActionEvidence, recipient: Recipient): EmailMention | null {
   for (const facts of nearby(evidence)) {
-    const saidByRecipient = recipient.speaker !== null && facts.sentence.segment.speakerId === recipient.speaker.speakerId;
     for (const email of facts.emails) {
       const holdsName = recipient.name !== null && email.address.split('@')[0]?.includes(firstName(recipient.name));
-      if (recipient.speaker === null ? holdsName : facts === evidence.facts || saidByRecipient) return email;
+      if (recipient.speaker === null ? holdsName : saidWithActionOrByRecipient(facts, evidence, recipient)) return email;
     }
   }
   return null;
 }
 
-/** A number in the sentence or said by the recipient nearby; else the metadata's, when the recipient is the contact. */
+/** A number said with the action, by the recipient nearby, or before it when pointed back to; else the metadata's, when the recipient is the contact. */
 function phoneFor(evidence: ActionEvidence, recipient: Recipient): string | null {
+  const pointsBack = evidence.words.numberReference.test(evidence.clause);
   for (const facts of nearby(evidence)) {
-    const saidByRecipient = recipient.speaker !== null && facts.sentence.segment.speakerId === recipient.speaker.speakerId;
-    if (facts !== evidence.facts && !saidByRecipient) continue;
+    const before = facts.sentence.segmentIndex < evidence.facts.sentence.segmentIndex;
+    if (!saidWithActionOrByRecipient(facts, evidence, recipient) && !(pointsBack && before)) continue;
     const phone = facts.amounts.find((amount) => amount.kind === 'phone_number');
-    if (phone) return phone.text;
+    if (phone) return phone.number ?? phone.text;
   }
   const metadataNumber = evidence.metadata.phoneNumber?.trim();
   return metadataNumber && recipient.speaker?.role === 'CONTACT' ? metadataNumber : null;
@@ -182,10 +192,20 @@ function attendeesOf(evidence: ActionEvidence): { name: string; email?: string }
   });
 }
 
-/** The first duration said in the sentence, in whole minutes, when within the schema's range. */
-function durationMinutesOf(facts: SentenceFacts): number | null {
-  for (const amount of facts.amounts) {
-    if (amount.kind !== 'duration' || amount.value === null) continue;
+/**
+ * The length of a meeting in whole minutes, within the schema's range: the first said nearby,
+ * else one said further off right before a meeting word ("a forty-five minute conversation").
+ */
+function durationMinutesOf(evidence: ActionEvidence): number | null {
+  const meetingWord = new RegExp(`^\\s*(?:${anyOfWords(evidence.words.meetingNouns)})\\b`, 'i');
+  const lengths = (facts: SentenceFacts, withMeetingWord: boolean) => facts.amounts.filter((amount) => amount.kind === 'duration'
+    && (!withMeetingWord || meetingWord.test(facts.sentence.text.slice(amount.index + amount.text.length))));
+  const candidates = [
+    ...nearby(evidence).flatMap((facts) => lengths(facts, false)),
+    ...nearby(evidence, MEETING_LENGTH_WINDOW_TURNS).flatMap((facts) => lengths(facts, true)),
+  ];
+  for (const amount of candidates) {
+    if (amount.value === null) continue;
     const minutes = amount.unit === 'minutes' ? amount.value : amount.unit === 'hours' ? amount.value * MINUTES_PER_HOUR : null;
     if (minutes !== null && Number.isInteger(minutes) && minutes >= DURATION_MINUTES.min && minutes <= DURATION_MINUTES.max) return minutes;
   }

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { NumberOrAmountSchema } from '../../../../domain/analysis/analysisSchema.js';
 import { onePerKey } from './onePerKey.js';
-import { clip } from './sentences.js';
+import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 
 export type NumberOrAmount = Static<typeof NumberOrAmountSchema>;

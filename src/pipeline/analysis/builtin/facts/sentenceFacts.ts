@@ -3,7 +3,7 @@ import type { FactLexicon } from './FactLexicon.js';
 import { findAmounts, type AmountMention } from './findAmounts.js';
 import { findDateMentions, type CallClock, type DateMention } from './findDateMentions.js';
 import { findThirdPartyMentions, type NameMention } from './findPeople.js';
-import type { Sentence } from './sentences.js';
+import type { Sentence } from '../../text/sentences.js';
 
 /** What one sentence says that can be checked against the text: dates, amounts, addresses, names. */
 export interface SentenceFacts {
@@ -19,18 +19,20 @@ export interface SentenceFacts {
 /**
  * The checkable facts of every sentence, found once and shared by every list built from them.
  * A spelled address is accepted only when the lexicon's email cue is in its segment or the
- * segment before ("what's your email?" – "sheila at acme dot com").
+ * segment before ("what's your email?" – "sheila at acme dot com"); a phone number likewise
+ * with the phone cue ("Could you call me back? It's 0161 496 0732.").
  * `excludedNames` are capitalised words that are no person (the organisation's words).
  */
 export function sentenceFactsOf(sentences: readonly Sentence[], clock: CallClock, lexicon: FactLexicon, excludedNames: readonly string[]): SentenceFacts[] {
   const names = findThirdPartyMentions(sentences, lexicon.people, excludedNames);
   const segmentTexts = new Map(sentences.map((sentence) => [sentence.segmentIndex, sentence.segment.text]));
   return sentences.map((sentence) => {
-    const nearCue = [sentence.segmentIndex, sentence.segmentIndex - 1].some((index) => lexicon.emails.cue.test(segmentTexts.get(index) ?? ''));
+    const near = (cue: RegExp) => [sentence.segmentIndex, sentence.segmentIndex - 1].some((index) => cue.test(segmentTexts.get(index) ?? ''));
+    const nearCue = near(lexicon.emails.cue);
     return {
       sentence,
       dates: findDateMentions(sentence.text, clock, lexicon.dates),
-      amounts: findAmounts(sentence.text, lexicon.amounts, lexicon.numbers),
+      amounts: findAmounts(sentence.text, lexicon.amounts, lexicon.numbers, near(lexicon.amounts.phoneCue)),
       emails: findEmails(sentence.text, lexicon.emails, nearCue),
       names: names.filter((mention) => mention.sentence === sentence),
     };

@@ -3,8 +3,8 @@ import { findEmails, findPhoneNumbers } from '../../../../../src/pipeline/analys
 import { englishLexicon } from '../../../../../src/pipeline/analysis/builtin/facts/english/englishLexicon.js';
 import { findAmounts } from '../../../../../src/pipeline/analysis/builtin/facts/findAmounts.js';
 import { findDateMentions } from '../../../../../src/pipeline/analysis/builtin/facts/findDateMentions.js';
-import { numberWordsSource, parseNumberWords } from '../../../../../src/pipeline/analysis/builtin/facts/numberWords.js';
-import { isoDateTimeWithOffset, zoneOffsetMinutes } from '../../../../../src/pipeline/analysis/builtin/facts/zonedTime.js';
+import { numberWordsSource, parseNumberWords } from '../../../../../src/pipeline/analysis/text/numberWords.js';
+import { isoDateTimeWithOffset, zoneOffsetMinutes } from '../../../../../src/pipeline/analysis/text/timeZones.js';
 
 const { numbers, amounts, emails, dates } = englishLexicon;
 

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import type { AnalysisActionItem } from '../../../../../src/domain/analysis/analysisSchema.js';
 import type { CallMetadata } from '../../../../../src/domain/calls/callTypes.js';
 import type { AnalysisInput } from '../../../../../src/pipeline/analysis/Analyser.js';
 import { transcriptFromSegments } from '../../../../../src/pipeline/normalization/transcriptFromSegments.js';
@@ -30,4 +32,11 @@ export function callOf(turns: Turn[], options: { metadata?: CallMetadata; greeti
   }, { callId: '5b0c3f43-8a0e-4f5e-9b7c-2f4f4f0c9a11', createdAt: RECORDED_AT });
   const resolved = options.greeting === false ? transcript : resolveSpeakers(transcript, { userDisplayName: 'Diane', metadata });
   return { transcript: resolved, metadata, recordedAt: RECORDED_AT, timeZone: TIME_ZONE };
+}
+
+/** The one action item whose title matches, failing the test (and listing the titles) when there is none or more. */
+export function itemTitled(facts: { actionItems: readonly AnalysisActionItem[] }, title: RegExp): AnalysisActionItem {
+  const items = facts.actionItems.filter((item) => title.test(item.title));
+  expect(items.map((item) => item.title), `action items titled ${title} among ${JSON.stringify(facts.actionItems.map((item) => item.title))}`).toHaveLength(1);
+  return items[0] as AnalysisActionItem;
 }

@@ -1,7 +1,22 @@
-import type { ActionWords } from '../FactLexicon.js';
+import type { ActionWords } from '../ActionWords.js';
+import { anyOfWords } from '../../../text/regexWords.js';
+import { englishPeopleWords } from './englishPeopleWords.js';
 
 /** An apostrophe as transcribers write it: straight or typographic. */
 const A = "['’]";
+
+/** A capitalised name word ("Priya", "O'Brien"). */
+const NAME = "\\p{Lu}[\\p{Ll}'’-]+";
+/** A word whose first letter may be a capital (it may open the sentence), the rest as written. */
+const firstEitherCase = (word: string) => `[${word.charAt(0).toUpperCase()}${word.charAt(0)}]${word.slice(1)}`;
+/**
+ * Who acts for a party without being on the call: a role ("my colleague", "an engineer", "the
+ * complaints team"), a title and name ("Dr. Patel"), or a full name ("Priya Shah"). Case-sensitive:
+ * the names must be capitalised.
+ */
+const THIRD_PARTY = `(?:(?:${['my', 'our', 'your', 'their', 'his', 'her', 'the', 'an', 'a'].map(firstEitherCase).join('|')})\\s+(?:[\\p{Ll}-]+\\s+)?`
+  + `(?:${anyOfWords([...englishPeopleWords.roles, 'team', 'department', 'office'])})(?:\\s+${NAME}){0,2}`
+  + `|(?:${englishPeopleWords.titles.join('|')})\\.?\\s+${NAME}|${NAME}\\s+${NAME})`;
 
 /** Action cues of English calls. */
 export const englishActionWords: ActionWords = {
@@ -30,19 +45,34 @@ export const englishActionWords: ActionWords = {
     new RegExp(`\\blet${A}?s\\s+(?<clause>.+)`, 'i'),
     new RegExp(`\\bwe (?:need|have|should|must|ought|${A}ve got) to\\s+(?<clause>.+)`, 'i'),
     /\bwe (?:should|must)\s+(?<clause>.+)/i,
-    /\b(?:someone|somebody) (?:needs|has|should|must) to\s+(?<clause>.+)/i,
+    /\b(?:someone|somebody) (?:(?:needs|has|ought) to|should|must)\s+(?<clause>.+)/i,
     /\b(?:can|could|shall|should) we\s+(?<clause>.+)/i,
   ],
+  // "from our pharmacy team" may stand between the person and "will"; "I'll ask Dr. Patel to …" is the speaker's own promise.
+  thirdParties: [new RegExp(`\\b${THIRD_PARTY}(?:\\s+from\\s+(?:the|our|your|their)(?:\\s+[\\p{L}-]+){1,3})?\\s+(?:will|is going to|${A}ll)\\s+(?<clause>.+)`, 'u')],
+  // The condition opens the sentence (after at most one lead-in: "In the meantime, if …, please …"), not "let me know if …, and could you …".
+  condition: /^(?:[^,.!?]+,\s*)?(?:if|in case|should you|whenever|unless)\b[^.!?]*,\s*(?:(?:just|then|so|please)\s+)*$/i,
+  advice: /\b(?:you (?:could|might|may) (?:always |also )?(?:try|want to|like to|wish to)|it(?:['’]s| is| might be| may be| would be) (?:worth|best to|a good idea to)|I(?:['’]d| would) (?:suggest|recommend|advise))\b/i,
+  inCall: /^(?:just\s+)?(?:look(?:\s+(?:up|at)\b|\s*$)|find\b|see\b|have a (?:quick )?look\b|pull up\b|bring up\b|read (?:that|it|them|this) back\b)/i,
+  immediacy: /\b(?:right now|now(?=\s*(?:[.,;!?]|$))|right away|straight away|immediately|(?:straight |right |just )?after (?:this|the) call|as soon as we (?:hang up|finish|get off the phone))\b/i,
+  emptyObjectWords: [
+    'it', 'that', 'this', 'them', 'those', 'these', 'something', 'anything', 'one', 'you', 'me', 'us', 'him', 'her', 'back', 'up', 'out', 'over',
+    'in', 'on', 'off', 'into', 'at', 'to', 'with', 'for', 'about', 'again', 'later', 'sorted', 'done', 'fixed', 'finished', 'ready', 'through',
+    // Times left in a title when they fix no day ("fix it this week").
+    'today', 'tonight', 'tomorrow', 'now', 'soon', 'week', 'month', 'morning', 'afternoon', 'evening', 'next', 'the', 'a', 'an', 'please',
+  ],
+  anaphors: ['it', 'that', 'this', 'them', 'those', 'these', 'both', 'something', 'everything'],
+  genericVerbs: ['send', 'put', 'get', 'give', 'do', 'write', 'make', 'pass', 'hand', 'drop', 'bring', 'forward', 'have'],
   verbs: [
     'add', 'approve', 'arrange', 'ask', 'book', 'bring', 'buy', 'calculate', 'call', 'cancel', 'cc', 'chase', 'check',
-    'circle', 'clarify', 'collect', 'come', 'complete', 'confirm', 'connect', 'contact', 'copy', 'deliver', 'discuss',
+    'circle', 'clarify', 'clear', 'collect', 'come', 'complete', 'confirm', 'connect', 'contact', 'copy', 'deliver', 'discuss',
     'double-check', 'draft', 'drop', 'e-mail', 'email', 'escalate', 'figure', 'file', 'finalise', 'finalize', 'find',
     'finish', 'fix', 'follow', 'forward', 'get', 'give', 'go', 'hand', 'handle', 'have', 'inform', 'install', 'introduce',
-    'invoice', 'investigate', 'let', 'look', 'loop', 'mail', 'make', 'meet', 'message', 'move', 'note', 'notify', 'order',
+    'invoice', 'investigate', 'let', 'log', 'look', 'loop', 'mail', 'make', 'meet', 'message', 'move', 'note', 'notify', 'order',
     'organise', 'organize', 'pass', 'pay', 'phone', 'pick', 'ping', 'post', 'postpone', 'push', 'prepare', 'print', 'process', 'provide',
-    'purchase', 'put', 'quote', 'raise', 'reach', 'refund', 'register', 'remind', 'renew', 'repair', 'replace', 'reply',
-    'reschedule', 'reserve', 'respond', 'return', 'review', 'ring', 'run', 'schedule', 'send', 'set', 'share', 'ship',
-    'sign', 'sort', 'speak', 'submit', 'talk', 'tell', 'test', 'text', 'touch', 'transfer', 'update', 'upload', 'verify',
+    'purchase', 'put', 'quote', 'raise', 'reach', 'reboot', 'refund', 'register', 'reinstall', 'remind', 'renew', 'repair', 'replace', 'reply',
+    'reschedule', 'reserve', 'respond', 'restart', 'return', 'review', 'ring', 'run', 'schedule', 'send', 'set', 'share', 'ship',
+    'sign', 'sort', 'speak', 'submit', 'take', 'talk', 'tell', 'test', 'text', 'touch', 'transfer', 'update', 'upload', 'verify',
     'visit', 'whatsapp', 'write',
   ],
   imperativeVerbs: ['send', 'email', 'e-mail', 'call', 'ring', 'text', 'forward', 'give', 'drop', 'book', 'schedule', 'remind', 'whatsapp', 'message'],
@@ -63,7 +93,7 @@ export const englishActionWords: ActionWords = {
   ],
   clauseEnd: /\s+(?:because|since|so that|if|unless|just in case|in case|otherwise|as long as|when|whenever|once)\b|\s+(?:that|which|it)(?: would|['’]d)\b|[,;:]\s|\s+[-–—]\s|[.?!]+$/i,
   clauseSplit: new RegExp(
-    `(?:[,;]\\s*|\\s+(?=and\\s+(?:then\\s+)?(?:I|we)(?:\\b|${A})))`
+    `(?:[,;:]\\s*|\\s+(?=and\\s+(?:then\\s+)?(?:I|we)(?:\\b|${A})))`
     + `(?=(?:(?:and|but|so|then)\\s+)*(?:I\\b|I${A}|we\\b|we${A}|you\\b|could\\b|can\\b|would\\b|will\\b|please\\b|let\\b|let${A}s\\b|don${A}t\\b|remind\\b))`,
     'i',
   ),
@@ -92,12 +122,21 @@ export const englishActionWords: ActionWords = {
     low: /\b(?:no rush|no hurry|whenever|when you get a chance|at some point|eventually|sometime|low priority|not urgent)\b/i,
   },
   intents: [
+    // The channel verb decides: "text you a reminder" is a message, "email you a reminder" an email.
+    { intent: 'message', pattern: /^(?:text|sms|whats ?app|message)\b/i },
+    { intent: 'email', pattern: /^e-?mail\b/i },
     { intent: 'reminder', pattern: /\b(?:remind|reminder)\b/i },
     { intent: 'message', pattern: /\b(?:whats ?app|sms|telegram|signal message)\b|^(?:text|message)\b|\b(?:a|by|via) (?:text|message)\b|\btext (?:me|you|him|her|them|us)\b/i },
     { intent: 'email', pattern: /^(?:e-?mail|mail)\b|\b(?:by|via|over|an?|to (?:my|your|his|her|their|our|the)) e-?mail\b|\be-?mail (?:me|you|him|her|them|us|it)\b|\S@\S/i },
     {
       intent: 'meeting',
-      pattern: /\b(?:meet(?:ing|up)?|appointment|demo|catch[- ]?up|zoom|google meet|teams|calendar invite|invite|conference call|video call|sit down)\b|^(?:schedule|set up|book|arrange|organi[sz]e|plan) (?:a|an|the|another|our|some) (?:\w+ )?(?:call|chat|session)\b/i,
+      pattern: new RegExp(
+        '\\b(?:meet(?:ing|up)?|appointment|demo|catch[- ]?up|zoom|google meet|teams|calendar invite|invite|conference call|video call|sit down)\\b'
+        + '|^(?:schedule|set up|book|arrange|organi[sz]e|plan) (?:a|an|the|another|our|some) (?:\\w+ )?(?:call|chat|session)\\b'
+        // A slot in a diary: "book you in with Dr. Lim", "put you in for Friday", "pencil it in" (not "put that in writing").
+        + '|^(?:book|put|pencil|fit|squeeze) (?:\\S+ ){1,3}?in\\b(?! (?:writing|the post|touch)\\b)|\\bin (?:the|your|my|our) (?:diary|calendar)\\b',
+        'i',
+      ),
     },
     { intent: 'call', pattern: /\b(?:call|ring|phone)\b/i },
   ],
@@ -110,6 +149,14 @@ export const englishActionWords: ActionWords = {
     { pattern: /\btelegram\b/i, hint: 'telegram' },
     { pattern: /\bsms\b|\btext(?: message)?\b/i, hint: 'sms' },
   ],
-  location: /\b(?:at|in) (?<location>(?:the|our|your|my|their) (?:office|offices|site|warehouse|shop|store|branch|headquarters|HQ|clinic|studio|showroom|factory|plant|restaurant|cafe|café|hotel|lobby))\b/i,
+  meetingNouns: ['meeting', 'appointment', 'conversation', 'call', 'session', 'interview', 'chat', 'consultation', 'visit', 'slot', 'catch-up', 'catch up'],
+  numberReference: /\b(?:that|this|the same|the) (?:number|mobile|line)\b/i,
+  // Up to three words may name the place ("at our Parkside Road surgery", "at the Corner Café").
+  location: new RegExp(
+    '\\b(?:at|in) (?<location>(?:the|our|your|my|their) (?:(?!(?:of|the|a|and|to|for)\\b)[\\p{L}\'’-]+ ){0,3}'
+    + '(?:office|offices|site|warehouse|shop|store|branch|headquarters|HQ|clinic|surgery|practice|hospital|studio|showroom|factory|plant|'
+    + 'restaurant|cafe|café|pub|bar|hotel|lobby|library|school|station|centre|center|reception))(?![\\p{L}])',
+    'iu',
+  ),
   handle: /(?<![\w.@])@[A-Za-z0-9_]{2,32}\b/,
 };

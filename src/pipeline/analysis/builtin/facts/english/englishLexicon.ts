@@ -1,4 +1,6 @@
 import * as chrono from 'chrono-node';
+import { englishNumberWords } from '../../../text/numberWords.js';
+import { ENGLISH_ABBREVIATIONS } from '../../../text/sentences.js';
 import type { FactLexicon } from '../FactLexicon.js';
 import { englishActionWords } from './englishActionWords.js';
 import { englishPeopleWords } from './englishPeopleWords.js';
@@ -10,7 +12,7 @@ const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** The English lexicon: chrono's casual English parser and the tables of this folder. */
 export const englishLexicon: FactLexicon = {
   languages: ['en', 'und'],
-  sentences: { abbreviations: ['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'a.m', 'p.m', 'no', 'approx', 'inc', 'ltd', 'co'] },
+  sentences: { abbreviations: ENGLISH_ABBREVIATIONS },
   dates: {
     parser: chrono.casual,
     // Full weekday names only: chrono reads "sat", "sun" and "wed" as weekdays.
@@ -19,17 +21,18 @@ export const englishLexicon: FactLexicon = {
     pastCue: /\b(?:last|ago|yesterday|previous|past)\b/i,
     vague: /^(?:(?:this|the|next|over the)\s+)?(?:weekend|today|tonight)$/i,
     deadlinePrefix: /\b(?:by|before|until|till|no later than)\s+(?:the\s+)?$/i,
-  },
-  numbers: {
-    ones: {
-      zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-      twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+    weekdays: WEEKDAYS.split('|'),
+    timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before'],
+    hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'] },
+    ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
+    pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
+    relativeAnchors: {
+      'the day before': -1, 'the night before': -1, 'the evening before': -1, 'the morning before': -1, 'the week before': -7,
+      'the day after': 1, 'the next day': 1, 'the following day': 1, 'the week after': 7, 'the following week': 7,
     },
-    tens: { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 },
-    scales: { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 },
-    articles: ['a', 'an'],
-    conjunctions: ['and'],
+    partsOfToday: /^(?:this (?:morning|afternoon|evening)|later (?:today|this (?:morning|afternoon|evening))|tonight)$/i,
   },
+  numbers: englishNumberWords,
   amounts: {
     currencySymbols: { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR' },
     // "dollars" alone is read as US dollars, the common case in calls; a named other dollar wins (longest first).

@@ -23,6 +23,7 @@ export const englishPeopleWords: PeopleWords = {
     'signature', 'input', 'decision', 'schedule', 'address', 'boss', 'colleague', 'company', 'side', 'details', 'availability',
   ],
   affiliationWord: 'from',
+  companions: ['you and', 'me and', 'us and', 'yourself and', 'myself and'],
   notNames: [
     // Calendar words (chrono finds the dates; they are no people).
     'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March',

@@ -1,0 +1,84 @@
+import type { ActionIntent, providerHints } from '../../../../domain/analysis/analysisSchema.js';
+
+/**
+ * The action-cue tables of a fact lexicon (see `FactLexicon`): how actions are said, who owns
+ * them, how they are titled and classified.
+ */
+
+/** How an action clause is classified: the first row whose pattern matches the clause wins. */
+export interface IntentCue {
+  intent: ActionIntent;
+  pattern: RegExp;
+}
+
+export interface ActionWords {
+  /** First-person promises: the speaker owns the action ("I'll …", "let me …"). */
+  commitments: readonly RegExp[];
+  /** Requests to the other party: the addressee owns it ("could you …", "please …"). */
+  requests: readonly RegExp[];
+  /** The speaker asks to be reminded ("remind me to …"): the speaker owns the reminder. */
+  selfReminders: readonly RegExp[];
+  /** Joint or ownerless ("let's …", "we need to …", "someone should …"): no owner. */
+  joint: readonly RegExp[];
+  /** Someone not on the call will act ("my colleague Priya Shah will ring you", "an engineer will call"): no owner among the speakers. */
+  thirdParties: readonly RegExp[];
+  /** The sentence before a request, when a condition governs it ("if you feel unwell, please call 111": advice); tested on the text before the cue. */
+  condition: RegExp;
+  /** Advice rather than a request ("you could try …", "it's worth …"): no action, whoever says it. */
+  advice: RegExp;
+  /** What "let me …" does while still on the call ("let me look", "let me find you"), tested on the clause: no action. */
+  inCall: RegExp;
+  /** Said of an action due when the call ends ("now", "straight after this call"): due on the call's date. */
+  immediacy: RegExp;
+  /** Words that say nothing of what an action acts on ("it", "that", "sorted", "done"): a title with only these after its verb is no action ("Get it sorted"). */
+  emptyObjectWords: readonly string[];
+  /** Words pointing back to something said before ("send *it* to the repairs address"): with a generic verb, such an action next to another of its owner is that one. */
+  anaphors: readonly string[];
+  /** Verbs that say how a thing moves on, not what is done to it ("send", "put … in writing"): "escalate it" is an action of its own, "send it there" is not. */
+  genericVerbs: readonly string[];
+  /** A clause must start with one of these verbs to be an action ("send", "call", "check"). */
+  verbs: readonly string[];
+  /** Verbs an imperative sentence may open with ("Send me the invoice."): a request. */
+  imperativeVerbs: readonly string[];
+  /** Words that may follow an imperative verb ("me", "the", "back"): "Email is fine" is no imperative. */
+  imperativeObjects: readonly string[];
+  /** Words before an imperative that do not change it ("so", "and", "oh"). */
+  imperativeLeads: readonly string[];
+  /** A question that asks rather than promises ("When will I get it?", "Do you think I'll need …?"): no commitment. */
+  questionOpener: RegExp;
+  /** Prepositions before a date dropped with it from a title ("send it *on* Friday"). */
+  datePrepositions: readonly string[];
+  /** Where the object of an action ends ("the contract *to* Sheila"): the email subject is what comes before. */
+  objectEnd: RegExp;
+  /** Joins a moved recipient to a title ("send the contract *to* Sheila"). */
+  recipientPreposition: string;
+  /** Words that are not the object of an action, for telling duplicates apart ("the", "it", "over"). */
+  objectStopWords: readonly string[];
+  /** Words dropped from the start of a clause ("just", "go ahead and", "try to"). */
+  leadingFillers: readonly string[];
+  /** Where a clause's action ends ("because", "if"): the rest is not in the title. */
+  clauseEnd: RegExp;
+  /** Where a sentence splits into clauses that may each hold an action ("I'll send it, and could you sign it?"). */
+  clauseSplit: RegExp;
+  /** Clauses that are no action although their verb is ("let me know if you have any questions"). */
+  courtesies: RegExp;
+  /** Words opening a noun phrase: a name between a ditransitive verb and one is the recipient ("send Mark *the* figures"). */
+  determiners: readonly string[];
+  /** Verbs taking the recipient first ("send you the contract" → "send the contract to Sheila"). */
+  ditransitiveVerbs: readonly string[];
+  /** Rewrites applied to a clause before it is checked and titled ("give you a call" → "call you"; `$1` is a group). */
+  rewrites: readonly { pattern: RegExp; replacement: string }[];
+  priority: { high: RegExp; low: RegExp };
+  /** In order; a clause matching none is a `task`. */
+  intents: readonly IntentCue[];
+  /** Words naming a meeting or message provider → the hint. */
+  providerHints: readonly { pattern: RegExp; hint: (typeof providerHints)[number] }[];
+  /** Words naming a meeting ("appointment", "conversation"): a length said right before one is the meeting's ("a thirty minute appointment"). */
+  meetingNouns: readonly string[];
+  /** The action points back to a number said before ("call you back on *that number*"). */
+  numberReference: RegExp;
+  /** A meeting place said in the clause ("at our office"): captured as `location`. */
+  location: RegExp;
+  /** A message handle ("@sheila_k"). */
+  handle: RegExp;
+}

@@ -1,0 +1,117 @@
+import type { AnalysisActionItem } from '../../../../domain/analysis/analysisSchema.js';
+import type { ActionWords } from './ActionWords.js';
+import type { ActionKind } from './findActionCues.js';
+
+/** An action item with how it was said: commitments are listed from it too. */
+export interface FoundAction {
+  item: AnalysisActionItem;
+  kind: ActionKind;
+  /** The sentence's speaker. */
+  speakerId: string;
+}
+
+/** A found action with where it was said and what tells it apart from others, for merging. */
+export interface PlacedAction extends FoundAction {
+  segmentIndex: number;
+  /** Owner, verb and first object word (see `actionKey`): the same action said twice has the same key. */
+  key: string;
+  verb: string;
+  /** Words of the title after its verb that say what it acts on or whom it reaches (no pronoun, stop word or time word). */
+  objectWords: string[];
+  /** A generic verb whose object opens with a word pointing back ("send *it* to …", "put *that* in writing"). */
+  anaphoric: boolean;
+}
+
+/**
+ * A pronoun points at an action said about one exchange away: "I'll email you the photos" …
+ * "Send them to the repairs address" is one action when within this many segments.
+ */
+export const ANAPHORA_WINDOW_SEGMENTS = 2;
+/** A request and the promise answering it ("Could you send me a confirmation?" … "I'll email the confirmation") are this close at most. */
+export const ANSWER_WINDOW_SEGMENTS = 3;
+
+const PRIORITY_RANK = { low: 0, medium: 1, high: 2 } as const;
+
+/** The words after a title's verb that say what it acts on or whom it reaches ("Call Sheila": `sheila`). */
+export function objectWordsOf(title: string, words: ActionWords): { verb: string; objectWords: string[]; anaphoric: boolean } {
+  const [verb = '', ...rest] = title.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean);
+  const empty = new Set([...words.emptyObjectWords, ...words.objectStopWords]);
+  const objectWords = rest.map((word) => word.replace(/'s$/, '')).filter((word) => !empty.has(word));
+  return { verb, objectWords, anaphoric: words.genericVerbs.includes(verb) && words.anaphors.includes(rest[0] ?? '') };
+}
+
+/**
+ * The actions of a call with the ones that are one merged, in call order:
+ * 1. the same owner, verb and object said twice ("send the contract" … "send the contract");
+ * 2. a request answered by its owner's promise within {@link ANSWER_WINDOW_SEGMENTS}, with the
+ *    same verb or object, or a request saying nothing of its object ("can you fix it?" … "I'll
+ *    replace the router"), and no other channel ("Could you call me back?" … "I'll call you back
+ *    before five"; "send me a confirmation" … "I'll email the confirmation");
+ * 3. an action with a generic verb whose object points back ("send them to the repairs
+ *    address", "put that in writing") joins the nearest action of its owner within
+ *    {@link ANAPHORA_WINDOW_SEGMENTS}.
+ * Then an action whose title says nothing after its verb ("Get it sorted", "Move it") is dropped
+ * unless a due date makes it concrete ("sign it by Monday"): no reader could act on it.
+ */
+export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
+  const byKey = new Map<string, PlacedAction>();
+  for (const action of placed) {
+    const earlier = byKey.get(action.key);
+    if (earlier) mergeInto(earlier, action);
+    else byKey.set(action.key, { ...action });
+  }
+  const actions = [...byKey.values()];
+  const merged = new Set<PlacedAction>();
+  for (const request of actions) {
+    if (request.kind !== 'request' || merged.has(request)) continue;
+    const answer = actions.find((candidate) => candidate.kind === 'commitment' && !merged.has(candidate) && sameOwner(candidate, request)
+      && candidate.segmentIndex > request.segmentIndex && candidate.segmentIndex - request.segmentIndex <= ANSWER_WINDOW_SEGMENTS
+      && (candidate.verb === request.verb || sharesObject(candidate, request) || saysNothing(request)) && sameChannel(candidate, request));
+    if (!answer) continue;
+    mergeInto(request, answer);
+    if (saysNothing(request)) request.item.title = answer.item.title;
+    // The owner promised what was asked: it is their commitment now.
+    request.kind = 'commitment';
+    request.speakerId = answer.speakerId;
+    merged.add(answer);
+  }
+  const remaining = actions.filter((action) => !merged.has(action));
+  for (const action of remaining) {
+    if (!action.anaphoric) continue;
+    const neighbour = remaining
+      .filter((candidate) => candidate !== action && !merged.has(candidate) && !candidate.anaphoric && !saysNothing(candidate) && sameOwner(candidate, action)
+        && Math.abs(candidate.segmentIndex - action.segmentIndex) <= ANAPHORA_WINDOW_SEGMENTS)
+      .sort((first, second) => Math.abs(first.segmentIndex - action.segmentIndex) - Math.abs(second.segmentIndex - action.segmentIndex))[0];
+    if (!neighbour) continue;
+    mergeInto(neighbour, action);
+    merged.add(action);
+  }
+  return remaining
+    .filter((action) => !merged.has(action) && (!saysNothing(action) || action.item.dueDate !== null))
+    .map(({ item, kind, speakerId }) => ({ item, kind, speakerId }));
+}
+
+const saysNothing = (action: PlacedAction) => action.objectWords.length === 0;
+const sameOwner = (first: PlacedAction, second: PlacedAction) => first.item.ownerSpeakerId === second.item.ownerSpeakerId;
+/** Neither says a different way of doing it ("ask Nationwide … email me" is not "ring Nationwide"): a `task` says none. */
+const sameChannel = (first: PlacedAction, second: PlacedAction) =>
+  first.item.intent === second.item.intent || first.item.intent === 'task' || second.item.intent === 'task';
+const sharesObject = (first: PlacedAction, second: PlacedAction) => first.objectWords[0] !== undefined && first.objectWords[0] === second.objectWords[0];
+
+/**
+ * `duplicate` merged into `kept`: cited segments joined, the first due date kept, the higher
+ * priority kept, metadata fields filled from the repetition (or, when the first was only a
+ * `task`, the repetition's more specific intent taken).
+ */
+function mergeInto(kept: PlacedAction, duplicate: PlacedAction): void {
+  const [item, other] = [kept.item, duplicate.item];
+  item.sourceSegmentIds = [...new Set([...item.sourceSegmentIds, ...other.sourceSegmentIds])];
+  item.dueDate ??= other.dueDate;
+  if (PRIORITY_RANK[other.priority] > PRIORITY_RANK[item.priority]) item.priority = other.priority;
+  if (item.intent === other.intent) item.intentMetadata = { ...other.intentMetadata, ...item.intentMetadata };
+  else if (item.intent === 'task') {
+    // The repetition said how ("I'll send it" … "I'll email it"): the more specific intent wins.
+    item.intent = other.intent;
+    item.intentMetadata = other.intentMetadata;
+  }
+}

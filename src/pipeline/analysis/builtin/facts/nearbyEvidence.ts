@@ -1,0 +1,71 @@
+import type { DateMention } from './findDateMentions.js';
+import type { SentenceFacts } from './sentenceFacts.js';
+
+/**
+ * Where an action's details are looked for when its own sentence does not hold them: numbers,
+ * addresses and lengths are often said a turn later ("What's the best number?" – "It's …") or a
+ * sentence later in the same turn ("I'll book you in. It's a thirty minute appointment.").
+ * Distances count turns (runs of one speaker's segments), so a one-speaker voicemail is one turn.
+ */
+
+/** Details are looked for up to this many turns before or after the action's. */
+export const EVIDENCE_WINDOW_TURNS = 2;
+/** A length said with a meeting word ("a forty-five minute conversation") is looked for this far. */
+export const MEETING_LENGTH_WINDOW_TURNS = 4;
+/** A meeting proposed without a time ("we should meet up") takes one agreed within this many following turns. */
+export const MEETING_TIME_WINDOW_TURNS = 3;
+
+/** The turn of each segment index of the call: a new turn starts where the speaker changes. */
+export function turnsOf(call: readonly SentenceFacts[]): Map<number, number> {
+  const turns = new Map<number, number>();
+  let turn = 0;
+  let previousSpeaker: string | undefined;
+  for (const facts of call) {
+    if (turns.has(facts.sentence.segmentIndex)) continue;
+    if (previousSpeaker !== undefined && facts.sentence.segment.speakerId !== previousSpeaker) turn++;
+    previousSpeaker = facts.sentence.segment.speakerId;
+    turns.set(facts.sentence.segmentIndex, turn);
+  }
+  return turns;
+}
+
+/**
+ * The sentences within `windowTurns` turns of `own`, nearest first: `own` itself, the rest of its
+ * segment, then by turn distance and segment distance (earlier first on a tie).
+ */
+export function sentencesNear(own: SentenceFacts, call: readonly SentenceFacts[], windowTurns: number, turns: ReadonlyMap<number, number>): SentenceFacts[] {
+  const at = own.sentence.segmentIndex;
+  const turnOf = (facts: SentenceFacts) => turns.get(facts.sentence.segmentIndex) ?? 0;
+  const ownTurn = turnOf(own);
+  const rank = (facts: SentenceFacts) => [
+    facts === own ? 0 : facts.sentence.segmentIndex === at ? 1 : 2,
+    Math.abs(turnOf(facts) - ownTurn),
+    Math.abs(facts.sentence.segmentIndex - at),
+    facts.sentence.segmentIndex - at,
+  ];
+  return call
+    .filter((facts) => Math.abs(turnOf(facts) - ownTurn) <= windowTurns)
+    .map((facts) => ({ facts, rank: rank(facts) }))
+    .sort((first, second) => lexicographic(first.rank, second.rank))
+    .map(({ facts }) => facts);
+}
+
+/** Orders number lists by their first differing value. */
+function lexicographic(first: readonly number[], second: readonly number[]): number {
+  for (let index = 0; index < first.length; index++) {
+    if (first[index] !== second[index]) return (first[index] ?? 0) - (second[index] ?? 0);
+  }
+  return 0;
+}
+
+/** A date with a day and a time said within {@link MEETING_TIME_WINDOW_TURNS} turns after the action, and its sentence. */
+export function laterDateTime(own: SentenceFacts, call: readonly SentenceFacts[], turns: ReadonlyMap<number, number>): { when: DateMention; facts: SentenceFacts } | null {
+  const ownTurn = turns.get(own.sentence.segmentIndex) ?? 0;
+  for (const facts of call) {
+    const turn = turns.get(facts.sentence.segmentIndex) ?? 0;
+    if (facts.sentence.segmentIndex <= own.sentence.segmentIndex || turn - ownTurn > MEETING_TIME_WINDOW_TURNS) continue;
+    const when = facts.dates.find((mention) => mention.dateTime !== null);
+    if (when) return { when, facts };
+  }
+  return null;
+}

@@ -1,0 +1,136 @@
+import { anyOfWords, oncePer } from '../../text/regexWords.js';
+import { numberWordsSource, ordinalWordsSource, parseNumberWords, parseOrdinalWords, type NumberWords } from '../../text/numberWords.js';
+import type { DateWords } from './FactLexicon.js';
+
+/**
+ * A sentence with the times and days said in words written in digits, so that chrono reads
+ * them ("at ten fifteen" → "at 10:15", "half past eight" → "8:30", "Wednesday the twenty-fifth"
+ * → "Wednesday the 25th"), and where each of its characters stands in the sentence as said: a
+ * mention found in the rewritten text is cited as said.
+ */
+export interface DigitWritten {
+  text: string;
+  /** Where a span of `text` starting at `index` starts in the sentence as said. */
+  startIn(index: number): number;
+  /** Where a span of `text` ending before `index` ends in the sentence as said. */
+  endIn(index: number): number;
+}
+
+interface Replacement {
+  index: number;
+  length: number;
+  text: string;
+}
+
+const HOURS_ON_A_CLOCK = 12;
+const MINUTES_PER_HOUR = 60;
+const MAX_DAY_OF_MONTH = 31;
+
+/** The patterns of a lexicon pair, built once (keyed by the date words; the number words are the language's). */
+const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
+  const clockHours = Object.entries(numbers.ones).filter(([, value]) => value >= 1 && value <= HOURS_ON_A_CLOCK).map(([word]) => word);
+  const digits = Object.entries(numbers.ones).filter(([, value]) => value >= 1 && value <= 9).map(([word]) => word);
+  const zero = Object.keys(numbers.digitOnly);
+  const hour = anyOfWords(clockHours);
+  // "ten fifteen", "ten oh five", "two forty-five": a clock hour and its minutes.
+  const minutes = `(?:(?:${anyOfWords(zero)})\\s+(?:${anyOfWords(digits)})|${numberWordsSource(numbers)})`;
+  const fractions = anyOfWords(Object.keys(words.hourFractions.minutes));
+  const direction = anyOfWords([...words.hourFractions.past, ...words.hourFractions.to]);
+  return {
+    time: new RegExp(
+      `\\b(?<prep>${anyOfWords(words.timePrepositions)})\\s+(?:(?<fraction>${fractions})\\s+(?<direction>${direction})\\s+(?<fractionHour>${hour})`
+      + `|(?<hour>${hour})(?:[\\s-]+(?<minutes>${minutes}))?)\\b`,
+      'gi',
+    ),
+    ordinal: new RegExp(`\\b(?:(?<weekday>${anyOfWords(words.weekdays)}),?\\s+)?the\\s+(?<ordinal>${ordinalWordsSource(numbers)})`, 'gi'),
+  };
+});
+
+/** "10:15", or "10" for a whole hour (chrono reads "at 10" with the lexicon's bare-hour rule). */
+function clockText(hour: number, minute: number): string {
+  return minute === 0 ? String(hour) : `${hour}:${String(minute).padStart(2, '0')}`;
+}
+
+/** A time said in words after a time preposition, in digits; null when it is none. */
+function timeInDigits(groups: Record<string, string | undefined>, words: DateWords, numbers: NumberWords): string | null {
+  if (groups.fraction !== undefined) {
+    const hour = parseNumberWords(groups.fractionHour ?? '', numbers);
+    const minutes = words.hourFractions.minutes[groups.fraction.toLowerCase()];
+    if (hour === null || minutes === undefined) return null;
+    const before = words.hourFractions.to.includes((groups.direction ?? '').toLowerCase());
+    if (!before) return clockText(hour, minutes);
+    return clockText(hour === 1 ? HOURS_ON_A_CLOCK : hour - 1, MINUTES_PER_HOUR - minutes);
+  }
+  const hour = parseNumberWords(groups.hour ?? '', numbers);
+  if (hour === null) return null;
+  if (groups.minutes === undefined) return String(hour);
+  const minute = parseNumberWords(groups.minutes.replace(new RegExp(`^(?:${anyOfWords(Object.keys(numbers.digitOnly))})\\s+`, 'i'), ''), numbers);
+  return minute !== null && minute > 0 && minute < MINUTES_PER_HOUR ? clockText(hour, minute) : null;
+}
+
+/** "1st", "2nd", "3rd", "25th". */
+function ordinalSuffixed(day: number): string {
+  const lastTwo = day % 100;
+  const suffix = lastTwo >= 11 && lastTwo <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[day % 10] ?? 'th';
+  return `${day}${suffix}`;
+}
+
+/**
+ * The sentence with times said in words after a time preposition ("at ten fifteen", "at half
+ * past eight", "by quarter to six") and ordinal days of the month said in words ("the
+ * twenty-fifth", after a weekday or before an {@link DateWords.ordinalDayFollowers} word) in
+ * digits. Everything else is left as said.
+ */
+export function withSpokenDatesInDigits(sentence: string, words: DateWords, numbers: NumberWords): DigitWritten {
+  const patterns = patternsOf(words, numbers);
+  const replacements: Replacement[] = [];
+  for (const match of sentence.matchAll(patterns.time)) {
+    const groups = match.groups ?? {};
+    const spoken = match[0].slice((groups.prep ?? '').length).trimStart();
+    if (/^\d/.test(spoken)) continue;
+    const digits = timeInDigits(groups, words, numbers);
+    if (digits !== null) replacements.push({ index: match.index + match[0].length - spoken.length, length: spoken.length, text: digits });
+  }
+  for (const match of sentence.matchAll(patterns.ordinal)) {
+    const said = match.groups?.ordinal ?? '';
+    const day = parseOrdinalWords(said, numbers);
+    const end = match.index + match[0].length;
+    if (day === null || day > MAX_DAY_OF_MONTH) continue;
+    if (match.groups?.weekday === undefined && !words.ordinalDayFollowers.test(sentence.slice(end))) continue;
+    replacements.push({ index: end - said.length, length: said.length, text: ordinalSuffixed(day) });
+  }
+  return rewritten(sentence, replacements);
+}
+
+/** `text` with the (non-overlapping) replacements made, and the way back to positions in `text`. */
+function rewritten(text: string, replacements: readonly Replacement[]): DigitWritten {
+  const sorted = [...replacements].sort((first, second) => first.index - second.index)
+    .filter((replacement, position, all) => position === 0 || replacement.index >= all[position - 1]!.index + all[position - 1]!.length);
+  let output = '';
+  // Per character of the output: where it starts and ends in `text` (a replacement's characters span all of it).
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  const copyUpTo = (stop: number) => {
+    for (; at < stop; at++) {
+      starts.push(at);
+      ends.push(at + 1);
+      output += text[at];
+    }
+  };
+  for (const replacement of sorted) {
+    copyUpTo(replacement.index);
+    for (const character of replacement.text) {
+      starts.push(replacement.index);
+      ends.push(replacement.index + replacement.length);
+      output += character;
+    }
+    at = replacement.index + replacement.length;
+  }
+  copyUpTo(text.length);
+  return {
+    text: output,
+    startIn: (index) => (index >= starts.length ? text.length : starts[Math.max(0, index)]!),
+    endIn: (index) => (index <= 0 ? 0 : ends[Math.min(index, ends.length) - 1]!),
+  };
+}

@@ -1,0 +1,142 @@
+import { describe, expect, test } from 'vitest';
+import { describeConversation } from '../../../../src/pipeline/analysis/builtin/describeConversation.js';
+import { extractFacts, type ExtractedFacts } from '../../../../src/pipeline/analysis/builtin/extractFacts.js';
+import { callOf, itemTitled, type Turn } from './facts/factTestCalls.js';
+
+/** The call is on Wednesday 4 March 2026 in London; Diane (D) is the user, Sheila (S) the contact. */
+const factsOf = (turns: Turn[]) => extractFacts(callOf(turns));
+const titles = (facts: ExtractedFacts) => facts.actionItems.map((item) => item.title);
+
+describe('what is no action', () => {
+  test('a request after a condition is advice, and so is "you could try"', () => {
+    const facts = factsOf([
+      ['D', 'In the meantime, if you feel dizzy or unwell, please call 111 straight away.'],
+      ['D', "If you ever need to cancel, just give us twenty-four hours' notice."],
+      ['D', 'You could try working offline for now.'],
+    ]);
+    expect(facts.actionItems).toEqual([]);
+    // An "if" inside an earlier clause governs nothing after it.
+    const request = factsOf([['D', 'Let me know if that works, and could you send me the signed form?']]);
+    expect(titles(request)).toContain('Send the signed form to Diane');
+  });
+
+  test('"let me look / find / have a look" happens during the call; "let me check with …" does not', () => {
+    const facts = factsOf([['D', 'Let me look. Let me find it. Let me have a look at your record.'], ['D', 'Let me check with the warehouse and get back to you.']]);
+    expect(titles(facts)).toEqual(['Check with the warehouse and get back to Sheila']);
+  });
+
+  test('a title saying nothing after its verb is dropped unless a due date makes it concrete', () => {
+    const facts = factsOf([['D', "Keep the bucket there, and we'll get it sorted."], ['D', 'I need to move it.'], ['S', "I'll sign it by Friday."]]);
+    expect(titles(facts)).toEqual(['Sign it']);
+  });
+});
+
+describe('who owns an action', () => {
+  test('a third party promising is an action with no owner among the speakers', () => {
+    const facts = factsOf([['D', 'My colleague Priya Shah from our pharmacy team will ring you tomorrow to confirm the dose.'], ['D', 'An engineer will call you back this morning.']]);
+    expect(itemTitled(facts, /dose/)).toMatchObject({ ownerSpeakerId: null, intent: 'call', dueDate: '2026-03-05' });
+    expect(itemTitled(facts, /back/)).toMatchObject({ ownerSpeakerId: null, dueDate: '2026-03-04' });
+  });
+
+  test('"someone should" has no owner; "remind me to" after a colon is the speaker\'s reminder; "take it to" is an action', () => {
+    const facts = factsOf([
+      ['D', 'Honestly, someone should look into the booking page.'],
+      ['D', 'A note for myself: remind me to chase the search on Monday morning.'],
+      ['S', "I'll take it to our CFO on Monday."],
+    ]);
+    expect(itemTitled(facts, /booking page/).ownerSpeakerId).toBeNull();
+    expect(itemTitled(facts, /chase/i)).toMatchObject({ intent: 'reminder', ownerDisplayName: 'Diane', dueDate: '2026-03-09' });
+    expect(itemTitled(facts, /CFO/)).toMatchObject({ ownerDisplayName: 'Sheila', dueDate: '2026-03-09' });
+  });
+});
+
+describe('intents and due dates', () => {
+  test('the channel verb decides: a text is a message even when it is a reminder', () => {
+    const facts = factsOf([['D', "I'll text you a reminder the day before. We have your mobile as 07700 900654."]]);
+    expect(itemTitled(facts, /reminder/)).toMatchObject({ intent: 'message', dueDate: null, intentMetadata: { providerHint: 'sms', phoneNumber: '07700 900654' } });
+  });
+
+  test('"book you in" is a meeting, with its place, time and the length said in the next sentence', () => {
+    const facts = factsOf([['D', "I'll book you in with Dr. Lim for Wednesday the eleventh at ten fifteen, at our Parkside Road surgery. It's a thirty minute appointment."]]);
+    expect(itemTitled(facts, /Lim/)).toMatchObject({
+      intent: 'meeting', dueDate: '2026-03-11',
+      intentMetadata: { proposedAt: '2026-03-11T10:15:00+00:00', durationMinutes: 30, location: 'our Parkside Road surgery' },
+    });
+  });
+
+  test('"now" and "straight after this call" are due on the call\'s date', () => {
+    const facts = factsOf([['D', "I'll email you the download link now."], ['D', "I'll WhatsApp you the address straight after this call."]]);
+    expect(itemTitled(facts, /link/).dueDate).toBe('2026-03-04');
+    expect(itemTitled(facts, /address/).dueDate).toBe('2026-03-04');
+  });
+
+  test('a meeting proposed without a time takes the one agreed in the next turns', () => {
+    const facts = factsOf([
+      ['S', 'We should meet up first and sort out the details.'],
+      ['D', 'Are you free on the 15th?'],
+      ['S', 'How about noon at the Corner Café?'],
+      ['D', 'Perfect, the 15th at noon at the Corner Café.'],
+    ]);
+    expect(itemTitled(facts, /meet up/i)).toMatchObject({
+      intent: 'meeting', ownerSpeakerId: null, dueDate: '2026-03-15', intentMetadata: { proposedAt: '2026-03-15T12:00:00+00:00', location: 'the Corner Café' },
+    });
+  });
+});
+
+describe('one action said several ways', () => {
+  test('a request answered by its owner\'s promise is one action, the promise\'s channel kept', () => {
+    const facts = factsOf([['D', 'Could you send me a confirmation?'], ['S', "Of course. I'll email the confirmation this afternoon."]]);
+    expect(itemTitled(facts, /confirmation/)).toMatchObject({ intent: 'email', ownerDisplayName: 'Sheila', dueDate: '2026-03-04' });
+    expect(facts.commitments).toHaveLength(1);
+  });
+
+  test('a request in another channel stays apart: "ask Nationwide … email me" is not "ring Nationwide"', () => {
+    const facts = factsOf([['D', 'Could you ask Nationwide for a statement and email me a scan of it?'], ['S', "I'll ring Nationwide on Monday."]]);
+    expect(facts.actionItems.map((item) => item.intent)).toEqual(['email', 'call']);
+  });
+
+  test('a generic verb pointing back joins its owner\'s action; a specific one does not', () => {
+    const joined = factsOf([['S', "I'll email you the photos tonight."], ['D', 'Great. Send them to the repairs address, so they get logged.']]);
+    expect(titles(joined)).toEqual(['Email the photos to Diane']);
+    const apart = factsOf([['D', "I'm going to escalate it to the health team today."], ['D', "I'll also log a formal complaint."]]);
+    expect(titles(apart)).toHaveLength(2);
+  });
+});
+
+describe('details from the neighbourhood', () => {
+  test('a number said in the same turn, in words by the recipient, or pointed back to', () => {
+    const sameTurn = factsOf([['S', "Could you call me back on my direct line? It's 0161 496 0732."]]);
+    expect(itemTitled(sameTurn, /back/).intentMetadata.phoneNumber).toBe('0161 496 0732');
+    const inWords = factsOf([['D', 'An engineer will ring you back. What number?'], ['S', 'My mobile is oh seven seven hundred, nine hundred, three one five.']]);
+    expect(itemTitled(inWords, /back/).intentMetadata.phoneNumber).toBe('07700900315');
+    const pointedBack = factsOf([
+      ['S', 'My number is 0161 496 0732.'], ['D', 'Let me read that back: 0161 496 0732.'], ['S', 'Right.'], ['D', "I'll call you back on that number before five today."],
+    ]);
+    expect(itemTitled(pointedBack, /that number/).intentMetadata.phoneNumber).toBe('0161 496 0732');
+  });
+
+  test('"you and Tom" names an attendee; a length with a meeting word counts further off', () => {
+    const facts = factsOf([
+      ['D', "It's a forty-five minute conversation with the team."],
+      ['S', 'When would that be?'],
+      ['D', 'Monday at 2, if that works.'],
+      ['S', 'Monday works.'],
+      ['D', "I'll send a Zoom invite for Monday at 2 to you and Tom."],
+    ]);
+    expect(itemTitled(facts, /Zoom/).intentMetadata).toMatchObject({ durationMinutes: 45, attendees: expect.arrayContaining([{ name: 'Tom' }]) });
+  });
+});
+
+describe('call types', () => {
+  test('a one-speaker message asking to be called back is a voicemail; offering a slot is scheduling; asking after a status an inquiry', () => {
+    const voicemail = callOf([['D', "Hello, I'm calling about your referral."], ['D', 'Could you please call us back by Friday?'], ['D', 'Thank you, bye.']], { greeting: false });
+    expect(describeConversation(voicemail).callType).toBe('voicemail');
+    const booking = callOf([
+      ['S', 'I need to move my check-up.'], ['D', 'Is there anything next week?'], ['S', 'Tuesday works for me.'],
+      ['D', "I'll book you in for Tuesday at nine, then."], ['S', 'Great, thanks.'],
+    ]);
+    expect(describeConversation(booking).callType).toBe('scheduling');
+    const statusCheck = callOf([['D', "I'm checking on a delivery for our office."], ['S', 'Which order is it?'], ['D', 'Order 7731. Where is it now?'], ['S', 'On the van.']]);
+    expect(describeConversation(statusCheck).callType).toBe('inquiry');
+  });
+});

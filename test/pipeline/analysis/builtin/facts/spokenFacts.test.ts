@@ -1,0 +1,63 @@
+import { describe, expect, test } from 'vitest';
+import { findEmails, findPhoneNumbers } from '../../../../../src/pipeline/analysis/builtin/facts/contactDetails.js';
+import { englishLexicon } from '../../../../../src/pipeline/analysis/builtin/facts/english/englishLexicon.js';
+import { findDateMentions } from '../../../../../src/pipeline/analysis/builtin/facts/findDateMentions.js';
+import { withSpokenDatesInDigits } from '../../../../../src/pipeline/analysis/builtin/facts/spokenDates.js';
+
+const { numbers, amounts, emails, dates } = englishLexicon;
+
+/** Friday 20 March 2026, 08:50 in London (GMT). */
+const friday = { recordedAt: Date.parse('2026-03-20T08:50:00Z'), timeZone: 'Europe/London', offsetMinutes: 0 };
+const mentions = (sentence: string, clock = friday) =>
+  findDateMentions(sentence, clock, dates, numbers).map(({ text, date, time }) => [text, date, time]);
+
+describe('dates and times said in words', () => {
+  test('times after a time preposition, cited as said', () => {
+    expect(mentions('I have you for Thursday at ten thirty.')).toEqual([['Thursday at ten thirty', '2026-03-26', '10:30']]);
+    expect(mentions('Tuesday at half past eight suits me.')).toEqual([['Tuesday at half past eight', '2026-03-24', '08:30']]);
+    expect(mentions('Be there by quarter to six.')).toEqual([['by quarter to six', null, '17:45']]);
+    expect(withSpokenDatesInDigits('at ten oh five', dates, numbers).text).toBe('at 10:05');
+  });
+
+  test('an ordinal day with a weekday, or before a word that ends it, is a day of the month', () => {
+    expect(mentions("I'll book you in for Wednesday the twenty-fifth at ten fifteen.")).toEqual([['Wednesday the twenty-fifth at ten fifteen', '2026-03-25', '10:15']]);
+    // A weekday fixes which month: the next 24th falling on a Friday.
+    expect(mentions('Friday the twenty-fourth at eleven, then.')).toEqual([['Friday the twenty-fourth at eleven', '2026-04-24', '11:00']]);
+    expect(mentions('We are on the second floor, for the third time.')).toEqual([]);
+  });
+
+  test('a day of the month said alone is the next one, the last one in a sentence about the past', () => {
+    expect(mentions('Are you free on the 15th?')).toEqual([['the 15th', '2026-04-15', null]]);
+    expect(mentions('Perfect, the 15th at noon at the Corner Café.')).toEqual([['the 15th at noon', '2026-04-15', '12:00']]);
+    expect(mentions('Our accounts team sent it on the fifth.')).toEqual([['the fifth', '2026-03-05', null]]);
+  });
+
+  test('parts of the call\'s day are its date', () => {
+    expect(mentions("I'll email it this afternoon.")).toEqual([['this afternoon', '2026-03-20', null]]);
+    expect(mentions("I'll reinstall it this evening.")).toEqual([['this evening', '2026-03-20', null]]);
+  });
+
+  test('"the day before" is set from a date in its sentence, and dropped without one', () => {
+    expect(mentions("I'll text you a reminder the day before.")).toEqual([]);
+    expect(mentions("It's on Wednesday the 25th, and I'll text you the day before.")).toEqual([
+      ['Wednesday the 25th', '2026-03-25', null], ['the day before', '2026-03-24', null],
+    ]);
+  });
+});
+
+describe('contact details said in words', () => {
+  test('a phone number said digit by digit or in groups, as dialled', () => {
+    expect(findPhoneNumbers('My mobile is oh seven seven hundred, nine hundred, three one five.', amounts, numbers).map(({ text, number }) => [text, number])).toEqual([
+      ['oh seven seven hundred, nine hundred, three one five', '07700900315'],
+    ]);
+    expect(findPhoneNumbers('Call me on five five five oh one four two.', amounts, numbers).map(({ number }) => number)).toEqual(['5550142']);
+    // Without a phone cue nearby, words are words.
+    expect(findPhoneNumbers('We had five five five oh one four two visitors.', amounts, numbers)).toEqual([]);
+    expect(findPhoneNumbers("It's 0161 496 0732.", amounts, numbers, true).map(({ number }) => number)).toEqual(['0161 496 0732']);
+  });
+
+  test('spelled initials and a domain said in words are written together', () => {
+    expect(findEmails("It's r singh at landmark lettings dot co dot uk.", emails, true).map(({ address }) => address)).toEqual(['rsingh@landmarklettings.co.uk']);
+    expect(findEmails("It's d dot okoye at wblaw dot co dot uk.", emails, true).map(({ address }) => address)).toEqual(['d.okoye@wblaw.co.uk']);
+  });
+});
