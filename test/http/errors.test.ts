@@ -1,21 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiError, ErrorCodes, errorEnvelope, type ErrorCode } from '../../src/http/errors.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
+import { specErrorCodes } from '../helpers/specErrorCodes.js';
 
-/** The codes and statuses the interface specification fixes; clients switch on these. */
-const specifiedCodes: Record<string, number> = {
-  validation_failed: 400,
-  auth_invalid: 401,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  call_not_found: 404,
-  call_not_completed: 422,
-  feature_not_available: 404,
-  voice_sample_too_short: 400,
-  voice_sample_too_long: 400,
-  voice_sample_too_large: 413,
-  voice_provider_error: 502,
-};
 
 describe('the error-code table', () => {
   const entries = Object.entries(ErrorCodes) as [ErrorCode, (typeof ErrorCodes)[ErrorCode]][];
@@ -46,7 +33,7 @@ describe('the error-code table', () => {
   });
 
   test('the codes of the interface specification are present with their specified status', () => {
-    for (const [code, status] of Object.entries(specifiedCodes)) {
+    for (const [code, status] of Object.entries(specErrorCodes)) {
       expect(ErrorCodes).toHaveProperty(code);
       expect(ErrorCodes[code as ErrorCode].status).toBe(status);
     }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateOpenApiJson, openApiFile } from '../../scripts/writeOpenApi.js';
 import { ErrorCodes } from '../../src/http/errors.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
+import { specErrorCodes } from '../helpers/specErrorCodes.js';
 
 /** Every endpoint of the interface specification ("## Endpoints"), as `METHOD path`. */
 const specOperations = [
@@ -28,20 +29,6 @@ const specOperations = [
 /** The operational probes the specification mentions under GET /api/health: tag `operations`. */
 const probeOperations = ['GET /actuator/health', 'GET /actuator/health/readiness', 'GET /actuator/prometheus'];
 
-/** The specification's error table ("## Errors"): code → status. */
-const specErrorCodes: Record<string, number> = {
-  validation_failed: 400,
-  auth_invalid: 401,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  call_not_found: 404,
-  call_not_completed: 422,
-  feature_not_available: 404,
-  voice_sample_too_short: 400,
-  voice_sample_too_long: 400,
-  voice_sample_too_large: 413,
-  voice_provider_error: 502,
-};
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const apiKey = 'k3y-for-the-openapi-test-0123456789';
