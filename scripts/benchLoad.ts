@@ -20,17 +20,17 @@
  * A model slot whose configured file is missing falls back to ../shared/models, as bench:pipeline does.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { createServices } from '../src/createServices.js';
-import { resolveModelPath } from '../src/infrastructure/health/readinessChecks.js';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
 import { startProcessing } from '../src/processing/startProcessing.js';
+import { modelsWithSharedFallback, residentMegabytes } from './benchSupport.js';
 
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const clientCount = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
@@ -270,39 +270,4 @@ function percentile(sorted: number[], p: number): number {
 
 function round(value: number, digits = 2): number {
   return Number(value.toFixed(digits));
-}
-
-/** The configured model files, or the shared development models where those are missing. */
-function modelsWithSharedFallback(): Record<string, string> {
-  const sharedModels = resolve(packageRoot, '../shared/models');
-  const fallbacks: Record<string, string> = {
-    SEGMENTATION_MODEL: 'pyannote-segmentation-3.0.fp16.onnx',
-    WHISPER_MODEL: 'whisper-test-stub-tiny.en.bin',
-    VAD_MODEL: 'silero-vad-v6.2.0-ggml.bin',
-  };
-  const probe = loadConfig({ ...process.env, DATA_DIR: tmpdir() });
-  return Object.fromEntries(Object.entries(fallbacks).map(([slot, file]) => {
-    const configured = resolveModelPath(probe[slot as 'SEGMENTATION_MODEL' | 'WHISPER_MODEL' | 'VAD_MODEL']);
-    return [slot, existsSync(configured) ? configured : join(sharedModels, file)];
-  }));
-}
-
-/** Resident memory of this process and all its descendants, MB (Linux /proc). */
-async function residentMegabytes(): Promise<number> {
-  let kilobytes = 0;
-  for (const pid of await descendants(process.pid)) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    kilobytes += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  }
-  return kilobytes / 1024;
-}
-
-async function descendants(pid: number): Promise<number[]> {
-  const found = [pid];
-  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  for (const task of tasks) {
-    const children = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
-    for (const child of children.split(' ').filter(Boolean)) found.push(...(await descendants(Number(child))));
-  }
-  return found;
 }

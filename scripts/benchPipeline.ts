@@ -12,17 +12,14 @@
  * and the output says which files ran.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { createServices } from '../src/createServices.js';
 import { acceptUpload } from '../src/domain/calls/acceptUpload.js';
-import { resolveModelPath } from '../src/infrastructure/health/readinessChecks.js';
-import { packageRoot } from '../src/infrastructure/packageRoot.js';
 import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
 import { startProcessing } from '../src/processing/startProcessing.js';
 import { randomUUID } from 'node:crypto';
@@ -33,6 +30,7 @@ import { transcriptFromSegments } from '../src/pipeline/normalization/transcript
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import { runAnalysisStages } from '../src/processing/productionPipeline.js';
 import { makeConversation, type ConversationTurn } from './audio/makeConversation.js';
+import { modelsWithSharedFallback, residentMegabytes } from './benchSupport.js';
 
 const run = promisify(execFile);
 const audioSeconds = Number(process.env.BENCH_AUDIO_SECONDS ?? 300);
@@ -113,40 +111,6 @@ async function benchAnalysisOnScript(turns: readonly ConversationTurn[]): Promis
   }
 }
 
-/** The configured model files, or the shared development models where those are missing. */
-function modelsWithSharedFallback(): Record<string, string> {
-  const sharedModels = resolve(packageRoot, '../shared/models');
-  const fallbacks: Record<string, string> = {
-    SEGMENTATION_MODEL: 'pyannote-segmentation-3.0.fp16.onnx',
-    WHISPER_MODEL: 'whisper-test-stub-tiny.en.bin',
-    VAD_MODEL: 'silero-vad-v6.2.0-ggml.bin',
-  };
-  const config = loadConfig({ ...process.env, DATA_DIR: tmpdir() });
-  return Object.fromEntries(Object.entries(fallbacks).map(([slot, file]) => {
-    const configured = resolveModelPath(config[slot as 'SEGMENTATION_MODEL' | 'WHISPER_MODEL' | 'VAD_MODEL']);
-    return [slot, existsSync(configured) ? configured : join(sharedModels, file)];
-  }));
-}
-
-/** Resident memory of this process and all its descendants, MB (Linux /proc). */
-async function residentMegabytes(): Promise<number> {
-  let kilobytes = 0;
-  for (const pid of await descendants(process.pid)) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    kilobytes += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  }
-  return kilobytes / 1024;
-}
-
-async function descendants(pid: number): Promise<number[]> {
-  const found = [pid];
-  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  for (const task of tasks) {
-    const children = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
-    for (const child of children.split(' ').filter(Boolean)) found.push(...(await descendants(Number(child))));
-  }
-  return found;
-}
 
 function round(value: number, digits = 1): number {
   const factor = 10 ** digits;
