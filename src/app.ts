@@ -1,7 +1,7 @@
 // Route schemas carry OpenAPI fields (summary, description, consumes); this types them.
 import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { adminRoutes } from './admin/adminRoutes.js';
 import { recoverStorage } from './domain/maintenance/recoverStorage.js';
@@ -10,7 +10,7 @@ import { createValidatorCompiler } from './http/createValidatorCompiler.js';
 import { handleError } from './http/errorHandler.js';
 import { registerOpenApi } from './http/openApi.js';
 import { registerRequestTimeout } from './http/requestTimeout.js';
-import { ApiError } from './http/errors.js';
+import { ApiError, errorEnvelope } from './http/errors.js';
 import { apiRoutes } from './http/routes/apiRoutes.js';
 import { healthRoutes } from './http/routes/health/healthRoutes.js';
 import { loggerOptions } from './infrastructure/logging/loggerOptions.js';
@@ -42,6 +42,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     // Query strings of this API never repeat keys; ids lists are comma-separated.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The router's own refusals (a path parameter over maxParamLength, percent-escapes that do
+    // not decode) happen before any route or hook: answer them in the envelope too, as 400.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send(errorEnvelope('validation_failed', 'The request path is not valid', { reason: error.code }));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
