@@ -75,8 +75,12 @@ async function writePart(stream: NodeJS.ReadableStream & { truncated?: boolean }
       callback(null, chunk);
     },
   });
+  // The file is created here, before any byte is piped, and the write stream opens it without
+  // `O_CREAT` (`r+`): a stream that still opens it lazily after a failed upload's clean-up has
+  // removed it then fails instead of recreating `<uuid>.upload` (found by fuzzing truncated bodies).
   try {
-    await pipeline(stream, measure, createWriteStream(limits.tempPath, { flags: 'wx' }));
+    await (await open(limits.tempPath, 'wx')).close();
+    await pipeline(stream, measure, createWriteStream(limits.tempPath, { flags: 'r+' }));
   } catch (error) {
     throw storageError(error) ?? error;
   }
