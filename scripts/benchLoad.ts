@@ -62,7 +62,7 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 if (!address || typeof address === 'string') throw new Error('no port');
 const baseUrl = `http://127.0.0.1:${address.port}`;
-const processing = startProcessing(services, app.log);
+const processing = await startProcessing(services, app.log);
 
 // ---------------------------------------------------------------------------------------------
 // Measurements.

@@ -57,7 +57,7 @@ try {
 
   const peakMegabytesByStage = new Map<string, number>();
   const started = performance.now();
-  const processing = startProcessing(services, pino({ level: 'warn' }));
+  const processing = await startProcessing(services, pino({ level: 'warn' }));
   let status = 'QUEUED';
   while (status !== 'COMPLETED' && status !== 'FAILED') {
     const call = services.calls.findOwned(user.id, callId)!;

@@ -4,7 +4,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { adminRoutes } from './admin/adminRoutes.js';
-import { recoverStorage } from './domain/maintenance/recoverStorage.js';
 import type { Services } from './createServices.js';
 import { createValidatorCompiler } from './http/createValidatorCompiler.js';
 import { handleError } from './http/errorHandler.js';
@@ -76,9 +75,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiRoutes, { services, prefix: '/api' });
   await app.register(adminRoutes, { services, prefix: '/admin' });
 
-  app.addHook('onReady', async () => {
-    await recoverStorage(services, app.log);
-  });
   const housekeeping = setInterval(() => {
     const now = services.clock();
     services.idempotency.purgeExpired(now);

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, hasIdentitySource, loadConfig } from './config/loadConfig.js';
 import { createServices, type Services } from './createServices.js';
+import { armHoldPoints, holdPointsOf } from './infrastructure/faults/holdPoints.js';
 import { ProcessingLockHeld } from './processing/ProcessingLock.js';
 import { startProcessing } from './processing/startProcessing.js';
 
@@ -15,10 +16,16 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const services = createServices(config);
   const app = await buildApp({ services });
+  const holdPoints = holdPointsOf(config.FAULT_HOLD_AT);
+  if (holdPoints.length > 0) {
+    app.log.warn({ holdPoints }, 'FAULT_HOLD_AT is set: this service stops at these fault-testing points; never set it in production');
+    armHoldPoints(holdPoints, (holdPoint) => app.log.warn({ holdPoint }, 'holding at a fault-testing point'));
+  }
   if (!hasIdentitySource(services.config)) app.log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
 
-  // Before listening: a second process on the same DATA_DIR is refused before it serves anything.
-  const processing = startProcessing(services, app.log.child({ component: 'processing' }));
+  // Before listening: a second process on the same DATA_DIR is refused before it serves anything,
+  // and what a crash left in DATA_DIR is repaired before the first upload arrives.
+  const processing = await startProcessing(services, app.log.child({ component: 'processing' }));
   await app.listen({ port: config.PORT, host: config.HOST });
   printSetupLink(services, app.server.address());
 

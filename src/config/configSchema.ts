@@ -42,6 +42,7 @@ export const ConfigSchema = Type.Object({
   SEGMENTATION_MODEL: Type.String({ minLength: 1, default: 'models/segmentation.onnx', description: 'pyannote segmentation ONNX model (required for processing). Relative paths are from the install folder. Defaults to `models/segmentation.onnx`.' }),
   EMBEDDING_MODEL: Type.String({ minLength: 1, default: 'models/embedding.onnx', description: 'Speaker-embedding ONNX model (optional: clustering and voice profiles). Defaults to `models/embedding.onnx`.' }),
   WHISPER_MODEL: Type.String({ minLength: 1, default: 'models/whisper.bin', description: 'whisper.cpp ggml model (required for processing). Defaults to `models/whisper.bin`.' }),
+  WHISPER_CLI: Type.Optional(Type.String({ minLength: 1, description: 'The whisper.cpp `whisper-cli` binary to run, e.g. one built with CUDA elsewhere. Relative paths are from the install folder. Unset: `native/bin/whisper-cli`, built by `npm ci`.' })),
   VAD_MODEL: Type.String({ minLength: 1, default: 'models/vad.bin', description: 'Silero VAD ggml model for whisper.cpp (optional). Defaults to `models/vad.bin`.' }),
   WHISPER_THREADS: Type.Integer({ minimum: 0, maximum: 256, default: 0, description: 'CPU threads whisper.cpp uses to transcribe one call; 0 = one per CPU core. Defaults to `0`.' }),
   WHISPER_LANGUAGE: Type.String({ pattern: '^(auto|[a-z]{2,3})$', default: 'auto', description: 'Language of the calls as a whisper language code (`en`, `de`, …), or `auto` to detect it per call; English-only models (`*.en`) always transcribe English. Defaults to `auto`.' }),
@@ -66,6 +67,7 @@ export const ConfigSchema = Type.Object({
   SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: Type.Number({ minimum: 0, maximum: 1, default: 0.75, description: 'Voice-match score at or above which a speaker is the user with MEDIUM confidence. Defaults to `0.75`.' }),
   SERVICE_VOICE_CONSENT_VERSION: Type.String({ minLength: 1, maxLength: 64, default: '1', description: 'Version of the consent text the app shows, stamped on each voice profile. Defaults to `1`.' }),
   SERVICE_VOICE_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'File holding the 32-byte key that encrypts voice embeddings at rest (created, mode 0600, when missing). Unset: `<DATA_DIR>/keys/voice-embeddings.key`.' })),
+  FAULT_HOLD_AT: Type.Optional(Type.String({ pattern: '^\\s*(upload\\.accept|results\\.store|stage\\.[A-Za-z]+)\\s*(,\\s*(upload\\.accept|results\\.store|stage\\.[A-Za-z]+)\\s*)*$', description: 'Fault testing only, never in production: comma-separated points where the service stops and waits so a test can kill it there (`upload.accept`, `stage.<name>` such as `stage.analysis`, `results.store`; see src/infrastructure/faults/holdPoints.ts). Unset: none.' })),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -4,6 +4,7 @@ import type { Metrics } from '../infrastructure/metrics/Metrics.js';
 import type { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import type { StageContext } from '../pipeline/StageContext.js';
 import type { PipelineRun } from './CallPipeline.js';
+import { holdPoint } from '../infrastructure/faults/holdPoints.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
 import type { ProcessingEventRepository } from './ProcessingEventRepository.js';
 import type { ProcessingQueue } from './ProcessingQueue.js';
@@ -79,6 +80,7 @@ export class CallRun implements PipelineRun {
       const startedAt = clock();
       const eventId = events.start(this.callId, definition.name, startedAt);
       try {
+        await holdPoint(`stage.${definition.name}`, this.signal);
         const output = await work(this.contextFor(definition));
         this.ensureHeld();
         this.finishStage(eventId, definition, 'OK', startedAt);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../createServices.js';
+import { recoverStorage } from '../domain/maintenance/recoverStorage.js';
 import { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import type { CallPipeline } from './CallPipeline.js';
 import { ProcessingEngine } from './ProcessingEngine.js';
@@ -14,13 +15,21 @@ export interface Processing {
 }
 
 /**
- * Starts the processing side in this process: the worker pool, the engine (after start-up
- * recovery), its readiness check, and its wake-up on every queued call. Throws
+ * Starts the processing side in this process: start-up repair of DATA_DIR (recoverStorage),
+ * the worker pool, the engine (after its own recovery of calls left in flight), its readiness check, and its wake-up on every queued call. Throws
  * {@link ProcessingLockHeld} when another live process already processes this DATA_DIR.
  */
-export function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createServicePipeline(services, log)): Processing {
+export async function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createServicePipeline(services, log)): Promise<Processing> {
   const lock = new ProcessingLock(services.config.DATA_DIR);
   lock.acquire();
+  // Only the lock's holder may repair DATA_DIR, and before its engine takes a call: recovery removes
+  // every work folder and temp file, which a run already under way would be using.
+  try {
+    await recoverStorage(services, log);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const pool = new WorkerPool(services.config.WORKER_THREADS, (error) => log.warn({ err: error }, 'worker pool error outside a task'));
   const engine = new ProcessingEngine({ services, pool, pipeline, log });
   services.readinessChecks.workerPool = () => {

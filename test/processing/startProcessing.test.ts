@@ -12,7 +12,7 @@ let testApp: TestApp;
 let processing: Processing;
 beforeAll(async () => {
   testApp = await startTestApp({ WORKER_CONCURRENCY: '2', WORKER_THREADS: '1' });
-  processing = startProcessing(testApp.services, pino({ level: 'silent' }));
+  processing = await startProcessing(testApp.services, pino({ level: 'silent' }));
 });
 afterAll(async () => {
   await processing.stop(0);

@@ -47,7 +47,7 @@ describe('the service pipeline with voice profiles enabled', () => {
   const log = capturingLogger();
   beforeAll(async () => {
     testApp = await startTestApp({ ...models, EMBEDDING_MODEL: modelPath, SERVICE_VOICE_EMBEDDING_ENABLED: 'true', WORKER_THREADS: '1', WORKER_CONCURRENCY: '1' });
-    processing = startProcessing(testApp.services, log.logger as never, createServicePipeline(testApp.services, log.logger as never));
+    processing = await startProcessing(testApp.services, log.logger as never, createServicePipeline(testApp.services, log.logger as never));
   });
   afterAll(async () => {
     await processing.stop(0);
@@ -93,7 +93,7 @@ describe('the service pipeline with voice profiles off (the default)', () => {
   let processing: Processing;
   beforeAll(async () => {
     testApp = await startTestApp({ ...models, WORKER_THREADS: '1', WORKER_CONCURRENCY: '1' });
-    processing = startProcessing(testApp.services, pino({ level: 'silent' }));
+    processing = await startProcessing(testApp.services, pino({ level: 'silent' }));
   });
   afterAll(async () => {
     await processing.stop(0);

@@ -46,7 +46,7 @@ beforeAll(async () => {
     const analysed = await runAnalysisStages({ transcript, metadata: job.metadata, recordedAt: job.recordedAt, timeZone: analysisTimeZoneOf(testApp.services.config) }, run, createBuiltinAnalyser());
     return { transcript, analysis: analysed.analysis, analysisProducer: { ...analysed.producer }, actionItems: analysed.actionItemRows, durationSeconds: 30 };
   };
-  processing = startProcessing(testApp.services, logger as never, pipeline);
+  processing = await startProcessing(testApp.services, logger as never, pipeline);
 });
 afterAll(async () => {
   await processing.stop(0);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../../infrastructure/clock.js';
+import { holdPoint } from '../../infrastructure/faults/holdPoints.js';
 import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
 import type { IdempotencyRepository, StoredResponse } from '../idempotency/IdempotencyRepository.js';
 import type { CallRepository } from './CallRepository.js';
@@ -46,6 +47,8 @@ export async function acceptUpload(dependencies: AcceptUploadDependencies, uploa
   } finally {
     await rm(upload.tempPath, { force: true });
   }
+  // A crash here leaves audio that no row names: start-up recovery removes it (recoverStorage).
+  await holdPoint('upload.accept');
 
   const now = clock();
   const response: StoredResponse = { statusCode: 202, body: JSON.stringify({ callId, status: 'QUEUED' }) };

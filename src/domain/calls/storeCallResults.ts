@@ -3,6 +3,7 @@ import type { NewActionItemRecord } from '../actions/ActionItemRepository.js';
 import type { ActionItemRepository } from '../actions/ActionItemRepository.js';
 import type { ArtifactRepository } from '../artifacts/ArtifactRepository.js';
 import type { Clock } from '../../infrastructure/clock.js';
+import { holdPoint } from '../../infrastructure/faults/holdPoints.js';
 import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
 import type { CallRepository } from './CallRepository.js';
 
@@ -57,6 +58,8 @@ export async function storeCallResults(dependencies: StoreCallResultsDependencie
   const analysisKey = callObjectKeys.artifact(results.callId, 'analysis');
   await store.writeJson(transcriptKey, results.transcript);
   await store.writeJson(analysisKey, results.analysis);
+  // A crash here leaves documents without rows; the call is run again after the restart.
+  await holdPoint('results.store');
   const now = clock();
   sqlite.transaction(() => {
     artifacts.save({ callId: results.callId, kind: 'transcript', schemaVersion: results.transcript.schemaVersion, objectKey: transcriptKey, producer: null, createdAt: now });

@@ -4,7 +4,7 @@ import type { TranscriptionOptions } from './transcribeAudio.js';
 
 /** The transcription stage's options from the service's configuration (model paths resolved from the install folder). */
 export function transcriptionOptionsFromConfig(
-  config: Pick<Config, 'WHISPER_MODEL' | 'VAD_MODEL' | 'WHISPER_THREADS' | 'WHISPER_LANGUAGE'> & Partial<Pick<Config, 'GPU'>>,
+  config: Pick<Config, 'WHISPER_MODEL' | 'VAD_MODEL' | 'WHISPER_THREADS' | 'WHISPER_LANGUAGE'> & Partial<Pick<Config, 'GPU' | 'WHISPER_CLI'>>,
   extra: Pick<TranscriptionOptions, 'tempDir' | 'whisperCliPath'> = {},
 ): TranscriptionOptions {
   return {
@@ -13,6 +13,7 @@ export function transcriptionOptionsFromConfig(
     threads: config.WHISPER_THREADS,
     language: config.WHISPER_LANGUAGE,
     ...(config.GPU === 'off' ? { useGpu: false } : {}),
+    ...(config.WHISPER_CLI ? { whisperCliPath: resolveModelPath(config.WHISPER_CLI) } : {}),
     ...extra,
   };
 }

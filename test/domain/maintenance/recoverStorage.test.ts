@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config/loadConfig.js';
 import { createServices, type Services } from '../../../src/createServices.js';
 import { recoverStorage } from '../../../src/domain/maintenance/recoverStorage.js';
+import { startProcessing } from '../../../src/processing/startProcessing.js';
 import { callFolders, rowsOfCall, tempFiles } from '../../helpers/callInspection.js';
 import { seedCall, seedUser } from '../../helpers/seedCalls.js';
 
@@ -35,6 +35,12 @@ async function leaveCrashDebris() {
   mkdirSync(join(dataDir, 'objects', 'calls', orphan), { recursive: true });
   writeFileSync(join(dataDir, 'objects', 'calls', orphan, 'original.wav'), 'left over');
   writeFileSync(join(dataDir, 'tmp', `${randomUUID()}.upload`), 'half an upload');
+  // A run killed mid-way: its work folder, and a document written just before the kill whose row
+  // was never committed (the healthy call's own documents have rows and stay).
+  const killedRunWork = join(dataDir, 'objects', 'calls', healthy, 'work', randomUUID());
+  mkdirSync(killedRunWork, { recursive: true });
+  writeFileSync(join(killedRunWork, 'clean.wav'), 'cleaned audio');
+  writeFileSync(join(dataDir, 'objects', 'calls', healthy, 'transcript.json.partial'), '{}');
   return { healthy, halfDeleted, orphan };
 }
 
@@ -46,7 +52,15 @@ function expectRecovered(debris: Awaited<ReturnType<typeof leaveCrashDebris>>, r
   expect(rowsOfCall(recovered, 'action_items', debris.halfDeleted)).toBe(0);
   expect(rowsOfCall(recovered, 'calls', debris.healthy)).toBe(1);
   expect(rowsOfCall(recovered, 'action_items', debris.healthy)).toBe(2);
+  expect(readdirSync(join(dataDir, 'objects', 'calls', debris.healthy)).sort()).toEqual(keptFilesOf(recovered, debris.healthy));
   expect(existsSync(join(dataDir, 'objects', 'calls', debris.healthy, 'original.wav'))).toBe(true);
+}
+
+/** File names in a call's folder that its rows name (the original audio, stored documents). */
+function keptFilesOf(recovered: Services, callId: string): string[] {
+  const rows = recovered.database.sqlite.prepare(`
+    SELECT audio_object_key AS key FROM calls WHERE id = ? UNION SELECT object_key AS key FROM call_artifacts WHERE call_id = ?`).all(callId, callId) as { key: string }[];
+  return rows.map((row) => row.key.split('/').at(-1)!).sort();
 }
 
 describe('recoverStorage', () => {
@@ -63,20 +77,19 @@ describe('recoverStorage', () => {
     await recoverStorage(services, log);
 
     expectRecovered(debris, services);
-    expect(logLines).toContainEqual(expect.objectContaining({ msg: 'storage recovered', finishedDeletions: 1, orphanFolders: 1 }));
+    expect(logLines).toContainEqual(expect.objectContaining({ msg: 'storage recovered', finishedDeletions: 1, orphanFolders: 1, strayEntries: 2 }));
   });
 
-  test('runs when the app starts on a DATA_DIR left by a crash', async () => {
+  test('runs when processing starts on a DATA_DIR left by a crash, before any call is taken', async () => {
     const debris = await leaveCrashDebris();
     services.close();
 
     services = openServices();
-    const app = await buildApp({ services, logger: false });
+    const processing = await startProcessing(services, pino({ level: 'silent' }));
     try {
-      await app.ready();
       expectRecovered(debris, services);
     } finally {
-      await app.close();
+      await processing.stop(0);
     }
   });
 

@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach } from 'vitest';
+import { waitFor } from '../helpers/processingHarness.js';
+
+// The real service as an operator runs it (`node --import tsx src/server.ts`), in its own process
+// group so that SIGKILL takes its ffmpeg and whisper-cli children with it, as a power cut or the
+// service manager's kill would.
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** What the server wrote to stdout and stderr (for failure messages). */
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children = new Set<ChildProcess>();
+const dataDirs: string[] = [];
+
+/** Kills every server a test left running and removes the test's DATA_DIRs (registered in each file that imports this module). */
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) killProcessGroup(child);
+  children.clear();
+  for (const dataDir of dataDirs.splice(0)) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A fresh DATA_DIR, removed after the test. */
+export function newDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'callscope-server-'));
+  dataDirs.push(dataDir);
+  return dataDir;
+}
+
+/** SIGKILL to the server and everything it started (ffmpeg, whisper-cli). */
+export function killProcessGroup(child: ChildProcess): void {
+  if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+}
+
+/** SIGKILL, then waits until the server is gone. */
+export async function killServer(server: ServerProcess): Promise<void> {
+  killProcessGroup(server.child);
+  const exit = await server.exited;
+  if (exit.signal !== 'SIGKILL') throw new Error(`the server ended with ${JSON.stringify(exit)} before it was killed: ${server.output()}`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Starts the service on `dataDir` with `env` on top of a local-user test setup; resolves once it answers. */
+export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: projectRoot,
+    env: {
+      ...process.env, LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+      WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', SHUTDOWN_GRACE_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0', ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so that a kill can take its child processes with it.
+    detached: true,
+  });
+  children.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor('the server to answer', async () => {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`);
+    return fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false);
+  }, 30_000);
+  return { child, baseUrl, output: () => output, exited };
+}
+
+/** Waits until the server has logged that it holds at a `FAULT_HOLD_AT` point. */
+export function waitForHold(server: ServerProcess, point: string, timeoutMs = 60_000): Promise<true> {
+  return waitFor(`the server to hold at ${point}`, () => {
+    if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.output()}`);
+    return server.output().includes(`"holdPoint":"${point}"`) || undefined;
+  }, timeoutMs);
+}
+
+/** A request as the local user `user` (LOCAL_AUTH). */
+export function asUser(server: ServerProcess, user: string, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${server.baseUrl}${path}`, { ...init, headers: { 'x-local-user-id': user, ...(init.headers as Record<string, string> | undefined) } });
+}
+
+/** Reads the service's database directly, as an operator inspecting it would. */
+export function query<T>(dataDir: string, sql: string, ...parameters: unknown[]): T[] {
+  const database = new Database(join(dataDir, 'callscope.db'), { readonly: true });
+  try {
+    return database.prepare(sql).all(...parameters) as T[];
+  } finally {
+    database.close();
+  }
+}
+
+/** The call's processing events in order, as `[stage, outcome]`. */
+export function stageOutcomes(dataDir: string, callId: string): [string, string][] {
+  return query<{ stage: string; outcome: string }>(dataDir, 'SELECT stage, outcome FROM processing_events WHERE call_id = ? ORDER BY id', callId)
+    .map((event) => [event.stage, event.outcome]);
+}
+
+/** Every file under `DATA_DIR/objects` and `DATA_DIR/tmp`, relative to DATA_DIR, sorted. */
+export function storedFiles(dataDir: string): string[] {
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    if (!existsSync(folder)) return;
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.push(relative(dataDir, path));
+    }
+  };
+  walk(join(dataDir, 'objects'));
+  walk(join(dataDir, 'tmp'));
+  return files.sort();
+}
+
+/** The files the database names: calls' original audio and their stored documents. */
+export function filesNamedByRows(dataDir: string): string[] {
+  return query<{ key: string }>(dataDir, `
+    SELECT audio_object_key AS key FROM calls WHERE audio_object_key IS NOT NULL
+    UNION SELECT object_key AS key FROM call_artifacts`).map((row) => join('objects', row.key)).sort();
+}
