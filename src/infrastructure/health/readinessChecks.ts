@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config/configSchema.js';
 import type { DatabaseHandle } from '../database/openDatabase.js';
 import { installedModelManifest } from '../models/loadModelManifest.js';
-import type { ModelManifest } from '../models/manifestSchema.js';
+import type { ModelManifest, ModelSlot } from '../models/manifestSchema.js';
 import { inspectModels, type InspectModelsOptions, type ModelSlotStatus } from '../models/modelInventory.js';
-import { configuredModelPath, modelSlots } from '../models/modelSlots.js';
+import { modelLoadFailed } from '../models/modelLoadFailures.js';
+import { configuredModelPath, modelSlotLabels, modelSlots, slotInfo, type ModelSlotInfo } from '../models/modelSlots.js';
 
 export type CheckStatus = 'UP' | 'DOWN';
 
@@ -50,33 +52,52 @@ export interface ModelsCheckOptions extends InspectModelsOptions {
 }
 
 /**
- * Model files are usable: DOWN while a required one is missing, or any present one failed its
- * integrity check (`checksum_mismatch`: every call would refuse it). Optional missing files, own
- * models and unpinned ones are reported, never DOWN. Digests come from the verification cache;
- * a file not hashed yet (the first probe after start-up or a change; 1–2 s for 500 MB) is
- * hashed in the background while the probe answers from presence alone, its slots marked
- * `checking`, so readiness never waits longer than `waitMs`.
+ * Model files are usable: DOWN while a required one is missing, any present one failed its
+ * integrity check (`checksum_mismatch`: every call would refuse it), or a stage could not load
+ * the file as it is now (`load_failed`: an own or unpinned model is verified by nothing else;
+ * held until the file changes or loads). Optional missing files, own models and unpinned ones
+ * are reported, never DOWN. Digests come from the verification cache; a file not hashed yet
+ * (the first probe after start-up or a change; 1–2 s for 500 MB) is hashed in the background
+ * while the probe answers from presence alone, its slots marked `checking`, so readiness never
+ * waits longer than `waitMs`.
  */
 export function modelsCheck(config: Config, options: ModelsCheckOptions = {}): ReadinessCheck {
   const waitMs = options.waitMs ?? 250;
   return async () => {
     const inspection = inspectModels(config, options.manifest ?? (await installedModelManifest()), options);
+    const unloadable = await unloadableSlots(config);
+    const loadProblems = modelSlots.filter((slot) => unloadable.has(slot.slot)).map((slot) => loadProblemOf(slot, configuredModelPath(config, slot.slot)));
     const statuses = await settledWithin(inspection, waitMs);
     if (!statuses) {
       inspection.catch(() => undefined);
       const present = new Set(modelSlots.filter((slot) => existsSync(configuredModelPath(config, slot.slot))));
-      const detail = Object.fromEntries(modelSlots.map((slot) => [slot.configKey, present.has(slot) ? 'checking' : 'missing']));
-      return { status: modelSlots.every((slot) => !slot.required || present.has(slot)) ? 'UP' : 'DOWN', detail };
+      const detail: Record<string, unknown> = Object.fromEntries(modelSlots.map((slot) => [
+        slot.configKey, unloadable.has(slot.slot) ? 'load_failed' : present.has(slot) ? 'checking' : 'missing',
+      ]));
+      if (loadProblems.length > 0) detail.problems = loadProblems;
+      return { status: loadProblems.length === 0 && modelSlots.every((slot) => !slot.required || present.has(slot)) ? 'UP' : 'DOWN', detail };
     }
-    const failing = statuses.filter((slot) => (slot.required && slot.check === 'missing') || slot.check === 'checksum_mismatch');
-    const detail: Record<string, unknown> = Object.fromEntries(statuses.map((slot) => [slot.configKey, slot.check]));
-    if (failing.length > 0) detail.problems = failing.map(problemOf);
+    // A file that is missing or failed its integrity check is reported as such, whatever a stage found before.
+    const checkOf = (slot: ModelSlotStatus) => (unloadable.has(slot.slot) && slot.check !== 'missing' && slot.check !== 'checksum_mismatch' ? 'load_failed' : slot.check);
+    const failing = statuses.filter((slot) => (slot.required && slot.check === 'missing') || slot.check === 'checksum_mismatch' || checkOf(slot) === 'load_failed');
+    const detail: Record<string, unknown> = Object.fromEntries(statuses.map((slot) => [slot.configKey, checkOf(slot)]));
+    if (failing.length > 0) detail.problems = failing.map((slot) => (checkOf(slot) === 'load_failed' ? loadProblemOf(slotInfo(slot.slot), slot.configuredPath) : problemOf(slot)));
     return { status: failing.length === 0 ? 'UP' : 'DOWN', detail };
   };
 }
 
 function problemOf(slot: ModelSlotStatus): string {
   return `${slot.configKey} (${slot.fileName}): ${slot.message}`;
+}
+
+function loadProblemOf(slot: ModelSlotInfo, path: string): string {
+  return `${slot.configKey} (${basename(path)}): a call could not load it (damaged, or not a ${modelSlotLabels[slot.slot]}?); replace it`;
+}
+
+/** The slots whose file, as it is now, a stage could not load: a stat per slot, no hashing. */
+async function unloadableSlots(config: Config): Promise<Set<ModelSlot>> {
+  const failed = await Promise.all(modelSlots.map((slot) => modelLoadFailed(configuredModelPath(config, slot.slot))));
+  return new Set(modelSlots.filter((_slot, index) => failed[index]).map((slot) => slot.slot));
 }
 
 /** The promise's value if it settles within `ms`, else undefined (its rejection is passed on). */

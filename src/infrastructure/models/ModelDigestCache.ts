@@ -16,11 +16,32 @@ export interface FileDigest {
 const KnownDigestSchema = Type.Object({
   sizeBytes: Type.Integer({ minimum: 0 }),
   mtimeMs: Type.Number(),
+  // Required: a cache file written before it was recorded fails the schema and is started afresh
+  // (each model is hashed once more), rather than trusted on size and mtime alone.
+  ctimeMs: Type.Number(),
   sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
 });
-/** `<DATA_DIR>/models-verified.json`: digests by absolute path, valid while size and mtime are unchanged. */
+/** `<DATA_DIR>/models-verified.json`: digests by absolute path, valid while the file's version ({@link sameFileVersion}) is unchanged. */
 const VerifiedFilesSchema = Type.Object({ version: Type.Literal(1), files: Type.Record(Type.String(), KnownDigestSchema) });
-interface KnownDigest { sizeBytes: number; mtimeMs: number; sha256: string }
+interface KnownDigest { sizeBytes: number; mtimeMs: number; ctimeMs: number; sha256: string }
+
+/** What identifies one version of a file's content without reading it. */
+export interface FileVersion { sizeBytes: number; mtimeMs: number; ctimeMs: number }
+
+/** The version of the file `stats` describe. */
+export function fileVersionOf(stats: Stats): FileVersion {
+  return { sizeBytes: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+}
+
+/**
+ * Whether two versions are taken for the same content. Size and mtime alone are not enough:
+ * `touch -r`, `cp -p` or `rsync -a` over a good file keep them while the bytes differ (a damaged
+ * copy written with the original's timestamps would pass as verified, across restarts). The
+ * change time cannot be set back, and any write, rename or timestamp change moves it.
+ */
+export function sameFileVersion(a: FileVersion, b: FileVersion): boolean {
+  return a.sizeBytes === b.sizeBytes && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
 
 /**
  * Digests known in this process, by absolute path. Shared by every cache instance: a digest
@@ -33,9 +54,9 @@ const hashesUnderWay = new Map<string, Promise<string>>();
 /**
  * SHA-256 of model files, hashed once: answers from memory, else from the cache file, else by
  * reading the file (a 500 MB model takes 1–2 s) and remembering the result. An entry is used
- * only while the file's size and mtime are those it was hashed at, so a replaced or truncated
- * file is hashed again. Writing the cache file is best effort: a read-only data folder only
- * costs a hash per process.
+ * only while the file's version (size, mtime and change time) is the one it was hashed at, so a
+ * replaced, truncated or rewritten file is hashed again. Writing the cache file is best effort:
+ * a read-only data folder only costs a hash per process.
  */
 export class ModelDigestCache {
   /** Files this instance read to hash (not answered from memory or the cache file). */
@@ -51,10 +72,11 @@ export class ModelDigestCache {
     const stats = await fileStats(absolute);
     if (!stats) return undefined;
     await this.readCacheFile();
+    const version = fileVersionOf(stats);
     const known = knownDigests.get(absolute);
-    if (known && known.sizeBytes === stats.size && known.mtimeMs === stats.mtimeMs) return { sizeBytes: known.sizeBytes, sha256: known.sha256 };
+    if (known && sameFileVersion(known, version)) return { sizeBytes: known.sizeBytes, sha256: known.sha256 };
 
-    const key = `${absolute}\0${stats.size}\0${stats.mtimeMs}`;
+    const key = `${absolute}\0${version.sizeBytes}\0${version.mtimeMs}\0${version.ctimeMs}`;
     let underWay = hashesUnderWay.get(key);
     if (!underWay) {
       this.hashedFiles++;
@@ -64,7 +86,7 @@ export class ModelDigestCache {
     const sha256 = await underWay;
     const after = await fileStats(absolute);
     // A file written to while it was hashed gives a digest of neither version: not remembered.
-    if (after && after.size === stats.size && after.mtimeMs === stats.mtimeMs) await this.remember(absolute, after, sha256);
+    if (after && sameFileVersion(fileVersionOf(after), version)) await this.remember(absolute, after, sha256);
     return { sizeBytes: stats.size, sha256 };
   }
 
@@ -76,7 +98,7 @@ export class ModelDigestCache {
   }
 
   private async remember(absolute: string, stats: Stats, sha256: string): Promise<void> {
-    const entry = { sizeBytes: stats.size, mtimeMs: stats.mtimeMs, sha256 };
+    const entry = { ...fileVersionOf(stats), sha256 };
     knownDigests.set(absolute, entry);
     if (!this.cacheFile) return;
     try {
@@ -121,7 +143,8 @@ export async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-async function fileStats(path: string): Promise<Stats | undefined> {
+/** The file's stats, or undefined when there is no file at `path`. */
+export async function fileStats(path: string): Promise<Stats | undefined> {
   try {
     const stats = await stat(path);
     return stats.isFile() ? stats : undefined;

@@ -1,10 +1,12 @@
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { StageFailure } from '../../pipeline/StageFailure.js';
 import { judgeModelFile } from './judgeModelFile.js';
 import { installedModelManifest } from './loadModelManifest.js';
 import { defaultLockPath, readManifestLock } from './manifestLock.js';
 import type { ManifestLock, ModelManifest } from './manifestSchema.js';
 import { digestCacheFor, type ModelDigestCache } from './ModelDigestCache.js';
+import { modelSlotLabels, slotInfo } from './modelSlots.js';
+import { modelDisplayName } from './resolveModelPath.js';
 
 export interface ModelUsableOptions {
   /** Defaults to the installed `models/manifest.json`. */
@@ -28,9 +30,12 @@ export async function assertModelUsable(path: string, options: ModelUsableOption
   const manifest = options.manifest ?? (await installedModelManifest());
   const judgement = judgeModelFile({ path: absolute, sha256: digest.sha256 }, manifest, await lockOrEmpty(options.lockPath ?? defaultLockPath));
   if (judgement.check !== 'checksum_mismatch') return;
+  // A mismatch is judged against the entry the file claims to be: its slot is known.
+  const slot = judgement.slot!;
   throw new StageFailure(
     'unavailable',
-    `${judgement.slot} model failed its integrity check; ${basename(absolute)} is not the published ${judgement.entry?.name} (damaged or truncated?): fetch or import it again (see callscope models status)`,
+    `The ${modelSlotLabels[slot]} at ${slotInfo(slot).configKey} (now ${modelDisplayName(absolute)}) failed its integrity check: it is not the published `
+      + `${judgement.entry?.name} (damaged or truncated?); fetch or import it again (callscope models fetch --slot ${slot}, or callscope models import <folder>)`,
   );
 }
 

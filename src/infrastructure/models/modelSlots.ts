@@ -20,6 +20,15 @@ export const modelSlots: readonly ModelSlotInfo[] = [
   { slot: 'llm', configKey: 'LLM_MODEL', required: false },
 ];
 
+/** What each slot's model is called in a call's `errorReason` and in readiness problems. */
+export const modelSlotLabels: Readonly<Record<ModelSlot, string>> = {
+  segmentation: 'speaker segmentation model',
+  whisper: 'speech recognition model',
+  embedding: 'speaker-embedding model',
+  vad: 'voice activity model',
+  llm: 'language model for call analysis',
+};
+
 export function slotInfo(slot: ModelSlot): ModelSlotInfo {
   return modelSlots.find((info) => info.slot === slot)!;
 }

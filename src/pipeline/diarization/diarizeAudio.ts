@@ -2,10 +2,13 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
 import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
+import { clearModelLoadFailure, modelFileVersion, recordIfModelUnusable } from '../../infrastructure/models/modelLoadFailures.js';
+import { modelDisplayName } from '../../infrastructure/models/resolveModelPath.js';
 import type { CleanedAudio } from '../cleanup/cleanAudio.js';
 import type { Diarization } from '../speechTypes.js';
 import type { StageContext } from '../StageContext.js';
 import { StageFailure } from '../StageFailure.js';
+import { diarizationFailures } from './diarizationFailures.js';
 import type { DiarizationOptions } from './diarizationOptions.js';
 
 export interface DiarizeAudioOptions extends DiarizationOptions {
@@ -35,7 +38,8 @@ const PROGRESS_INTERVAL_MS = 2000;
  * The diarization stage: who spoke when in the cleaned audio. The work runs on a worker
  * thread (`diarize` task); this checks the models, and reports an estimated progress while it
  * waits. A missing segmentation model fails as `unavailable`; a missing embedding model only
- * selects the embedding-free path.
+ * selects the embedding-free path. A model that cannot be loaded fails as `unavailable` too
+ * ({@link diarizationFailures}), and readiness reports it until the file changes.
  */
 export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioOptions, context: StageContext): Promise<Diarization> {
   const { segmentationModel, embeddingModel, maxSpeakersWithoutEmbeddings = 2, ...diarizationOptions } = options;
@@ -46,6 +50,9 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
   const configuredEmbeddingPath = embeddingModel === undefined ? undefined : resolveModelPath(embeddingModel);
   const embeddingModelPath = configuredEmbeddingPath !== undefined && existsSync(configuredEmbeddingPath) ? configuredEmbeddingPath : undefined;
   for (const modelPath of [segmentationModelPath, embeddingModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
+  // Taken before the worker loads them, so a failure is held against the versions it loaded.
+  const segmentationVersion = await modelFileVersion(segmentationModelPath);
+  const embeddingVersion = embeddingModelPath === undefined ? undefined : await modelFileVersion(embeddingModelPath);
   context.signal.throwIfAborted();
   context.reportProgress(0);
 
@@ -65,8 +72,20 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
       },
     });
     context.signal.throwIfAborted();
+    // Stereo calls diarized by channel load neither model: only a diarization by the models clears their failures.
+    if (result.method !== 'channel') {
+      clearModelLoadFailure(segmentationModelPath);
+      if (embeddingModelPath !== undefined) clearModelLoadFailure(embeddingModelPath);
+    }
     context.reportProgress(1);
     return result;
+  } catch (error) {
+    // Readiness reports a model no call can load (an own model is verified by nothing else).
+    recordIfModelUnusable(error, diarizationFailures.segmentationModelUnusable(modelDisplayName(segmentationModelPath)), segmentationModelPath, segmentationVersion);
+    if (embeddingModelPath !== undefined) {
+      recordIfModelUnusable(error, diarizationFailures.embeddingModelUnusable(modelDisplayName(embeddingModelPath)), embeddingModelPath, embeddingVersion);
+    }
+    throw error;
   } finally {
     clearInterval(timer);
   }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { StageContext } from '../StageContext.js';
 
@@ -7,6 +8,8 @@ export interface WhisperCliOutcome {
   exitCode: number | null;
   /** The signal that ended it (not ours: an abort throws instead), e.g. `SIGKILL` from the OOM killer. */
   signal: NodeJS.Signals | null;
+  /** True when this function killed it for holding more than `maxResidentBytes` (`signal` is then `SIGKILL`). */
+  exceededMemory: boolean;
   /**
    * The stderr lines this stage reads (VAD mapping, errors), nothing else. Diagnostics only:
    * they may hold file paths, so they are matched, never logged.
@@ -16,6 +19,8 @@ export interface WhisperCliOutcome {
 
 /** stderr lines kept: whisper-cli's error lines and VAD's time mapping (numbers only). */
 const diagnosticLine = /^error:|failed|vad_segment_info:/;
+/** How often the child's resident memory is read, ms. */
+const memoryCheckIntervalMs = 250;
 /** whisper-cli `-pp`: `whisper_print_progress_callback: progress =  40%`. */
 const progressLine = /progress =\s*(\d+)%/;
 /** stdout, one line per segment as it is decoded: `[00:01:02.340 --> 00:01:05.000]  text`; only the end time is read. */
@@ -30,18 +35,32 @@ const segmentLine = /^\[\d+:\d+:[\d.]+ --> (\d+):(\d+):([\d.]+)\]/;
  *
  * Kills whisper-cli (SIGKILL) and throws the signal's reason when `context.signal` aborts;
  * resolves or throws only after the process has exited, so the caller may then remove files.
+ * Also kills it when its resident memory passes `maxResidentBytes` (read from /proc every
+ * 250 ms where there is one): a damaged model can make whisper.cpp allocate without bound, and
+ * left alone it takes the box's memory until the kernel's OOM killer picks a victim.
  */
 export async function runWhisperCli(
   binaryPath: string,
   args: readonly string[],
   durationSeconds: number,
   context: Pick<StageContext, 'signal' | 'reportProgress'>,
+  maxResidentBytes = Number.POSITIVE_INFINITY,
 ): Promise<WhisperCliOutcome> {
   const { signal } = context;
   signal.throwIfAborted();
   const child = spawn(binaryPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const kill = () => child.kill('SIGKILL');
   signal.addEventListener('abort', kill, { once: true });
+  let exceededMemory = false;
+  const memoryWatch = Number.isFinite(maxResidentBytes) && child.pid !== undefined
+    ? setInterval(() => {
+      const resident = residentBytesOf(child.pid!);
+      if (resident !== undefined && resident > maxResidentBytes) {
+        exceededMemory = true;
+        kill();
+      }
+    }, memoryCheckIntervalMs)
+    : undefined;
 
   let reported = 0;
   const report = (fraction: number) => {
@@ -73,9 +92,20 @@ export async function runWhisperCli(
     });
     signal.throwIfAborted();
     if ('error' in ended) throw new Error(`whisper-cli could not be started (${(ended.error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
-    return { exitCode: ended.code, signal: ended.signal, diagnosticLines };
+    return { exitCode: ended.code, signal: ended.signal, exceededMemory, diagnosticLines };
   } finally {
+    clearInterval(memoryWatch);
     signal.removeEventListener('abort', kill);
+  }
+}
+
+/** Resident memory of a process, bytes (`VmRSS` of /proc/<pid>/status); undefined once it is gone or without /proc. */
+function residentBytesOf(pid: number): number | undefined {
+  try {
+    const kilobytes = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1];
+    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
+  } catch {
+    return undefined;
   }
 }
 

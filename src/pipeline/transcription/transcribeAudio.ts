@@ -1,7 +1,9 @@
 import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { basename, isAbsolute, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
+import { clearModelLoadFailure, modelFileVersion, recordIfModelUnusable } from '../../infrastructure/models/modelLoadFailures.js';
+import { modelDisplayName } from '../../infrastructure/models/resolveModelPath.js';
 import { packageRoot } from '../../infrastructure/packageRoot.js';
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
@@ -34,6 +36,17 @@ export interface TranscriptionOptions {
   tempDir?: string;
   /** False keeps a CUDA-built whisper-cli on the CPU (GPU=off). Defaults to `true` (the GPU when the binary has one). */
   useGpu?: boolean;
+  /**
+   * Resident memory above which whisper-cli is killed, bytes. Defaults to twice the model file
+   * plus 2 GiB: whisper.cpp holds the model and compute buffers of a few hundred MB (large-v3,
+   * 3.1 GB, runs in about 4 GB), while a damaged model can make it allocate without bound.
+   */
+  maxMemoryBytes?: number;
+}
+
+/** See {@link TranscriptionOptions.maxMemoryBytes}. */
+function defaultMaxMemoryBytes(modelBytes: number): number {
+  return 2 * modelBytes + 2 * 1024 ** 3;
 }
 
 /** Where `npm run build:native` (scripts/buildWhisper.mjs) puts whisper-cli. */
@@ -45,7 +58,8 @@ export const defaultWhisperCliPath = join(packageRoot, 'native', 'bin', 'whisper
  * and CPU are the child's). Words are sorted by start time; a recording without speech gives
  * none.
  *
- * Fails with `unavailable` when whisper-cli is not built or the model is missing or unusable,
+ * Fails with `unavailable` when whisper-cli is not built or the model is missing or unusable
+ * (one whisper cannot load is then reported by readiness until the file changes or loads),
  * `bad_input` when whisper cannot read the audio, a plain Error (internal) for the rest. Kills
  * whisper-cli and throws the signal's reason on abort. Its output folder is always removed.
  */
@@ -53,9 +67,13 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
   context.signal.throwIfAborted();
   const whisperCliPath = options.whisperCliPath ?? defaultWhisperCliPath;
   if (!(await isExecutableFile(whisperCliPath))) throw transcriptionFailures.notBuilt();
-  if (!(await isFile(options.modelPath))) throw transcriptionFailures.modelMissing(displayName(options.modelPath));
+  if (!(await isFile(options.modelPath))) throw transcriptionFailures.modelMissing(modelDisplayName(options.modelPath));
   const vadModelPath = options.vadModelPath !== undefined && (await isFile(options.vadModelPath)) ? options.vadModelPath : undefined;
   for (const modelPath of [options.modelPath, vadModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
+  // Taken before whisper-cli loads them, so a failure is held against the versions it loaded.
+  const modelVersion = await modelFileVersion(options.modelPath);
+  const maxMemoryBytes = options.maxMemoryBytes ?? defaultMaxMemoryBytes((await stat(options.modelPath)).size);
+  const vadModelVersion = vadModelPath === undefined ? undefined : await modelFileVersion(vadModelPath);
   const language = options.language ?? 'auto';
 
   const outputDir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'whisper-'));
@@ -70,10 +88,16 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
       vadModelPath,
       useGpu: options.useGpu ?? true,
     });
-    const outcome = await runWhisperCli(whisperCliPath, args, input.durationSeconds, context);
+    const outcome = await runWhisperCli(whisperCliPath, args, input.durationSeconds, context, maxMemoryBytes);
     const output = await readFile(`${outputBase}.json`, 'utf8').catch(() => undefined);
-    const failure = failureOf(outcome, output !== undefined, { ...options, language, vadModelPath });
+    const failure = failureOf(outcome, output !== undefined, { ...options, language, vadModelPath, maxMemoryBytes });
+    // Readiness reports a model whisper cannot load (an own model is verified by nothing else), until it changes or loads.
+    recordIfModelUnusable(failure, transcriptionFailures.modelUnusable(modelDisplayName(options.modelPath)), options.modelPath, modelVersion);
+    recordIfModelUnusable(failure, transcriptionFailures.memoryExceeded(modelDisplayName(options.modelPath), maxMemoryBytes), options.modelPath, modelVersion);
+    if (vadModelPath !== undefined) recordIfModelUnusable(failure, transcriptionFailures.vadModelUnusable(modelDisplayName(vadModelPath)), vadModelPath, vadModelVersion);
     if (failure) throw failure;
+    clearModelLoadFailure(options.modelPath);
+    if (vadModelPath !== undefined) clearModelLoadFailure(vadModelPath);
 
     const json = parseWhisperJson(output!);
     const detected = whisperLanguage(json);
@@ -98,28 +122,23 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
 function failureOf(
   outcome: WhisperCliOutcome,
   wroteOutput: boolean,
-  options: TranscriptionOptions & { language: string; vadModelPath: string | undefined },
+  options: TranscriptionOptions & { language: string; vadModelPath: string | undefined; maxMemoryBytes: number },
 ): Error | undefined {
   const printed = (pattern: RegExp) => outcome.diagnosticLines.some((line) => pattern.test(line));
+  if (outcome.exceededMemory) return transcriptionFailures.memoryExceeded(modelDisplayName(options.modelPath), options.maxMemoryBytes);
   // SIGKILL not sent by us is most likely the OOM killer; SIGABRT is a failed assertion in ggml,
   // seen with a ggml file of another kind given as WHISPER_MODEL or VAD_MODEL.
   if (outcome.signal === 'SIGKILL') return new Error('whisper-cli was killed (SIGKILL; out of memory?)');
   if (outcome.signal) return new Error(`whisper-cli crashed (${outcome.signal}); if every call fails so, check the files WHISPER_MODEL and VAD_MODEL name`);
   if (printed(/^error: unknown language/)) return transcriptionFailures.unknownLanguage(options.language);
-  if (printed(/^error: failed to initialize whisper context/)) return transcriptionFailures.modelUnusable(displayName(options.modelPath));
+  if (printed(/^error: failed to initialize whisper context/)) return transcriptionFailures.modelUnusable(modelDisplayName(options.modelPath));
   if (options.vadModelPath !== undefined && printed(/failed to (initialize|load) VAD/i)) {
-    return transcriptionFailures.vadModelUnusable(displayName(options.vadModelPath));
+    return transcriptionFailures.vadModelUnusable(modelDisplayName(options.vadModelPath));
   }
   if (printed(/^error: failed to read audio file/)) return transcriptionFailures.unreadableAudio();
   if (outcome.exitCode !== 0) return new Error(`whisper-cli failed with exit code ${outcome.exitCode}`);
   if (!wroteOutput) return new Error('whisper-cli wrote no transcript');
   return undefined;
-}
-
-/** A model path as an `errorReason` may show it: relative to the install folder when inside it, else only the file name. */
-function displayName(path: string): string {
-  const inside = relative(packageRoot, path);
-  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : basename(path);
 }
 
 async function isFile(path: string): Promise<boolean> {

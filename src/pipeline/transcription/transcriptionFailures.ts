@@ -15,6 +15,12 @@ export const transcriptionFailures = {
     ),
   modelUnusable: (modelName: string) =>
     new StageFailure('unavailable', `The speech recognition model at WHISPER_MODEL (now ${modelName}) could not be loaded: it is damaged or not a whisper.cpp ggml model; replace it`),
+  /** whisper-cli was stopped for holding more than `limitBytes`: seen with a model damaged inside its tensor headers. */
+  memoryExceeded: (modelName: string, limitBytes: number) =>
+    new StageFailure(
+      'unavailable',
+      `Speech recognition was stopped when it needed more than ${Math.round(limitBytes / 1024 ** 2)} MB of memory with the model at WHISPER_MODEL (now ${modelName}): the model is probably damaged; replace it`,
+    ),
   vadModelUnusable: (modelName: string) =>
     new StageFailure('unavailable', `The voice activity model at VAD_MODEL (now ${modelName}) could not be loaded: replace it with a Silero VAD ggml model, or remove it`),
   unknownLanguage: (language: string) =>

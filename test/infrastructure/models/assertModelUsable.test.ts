@@ -25,7 +25,10 @@ describe('assertModelUsable', () => {
   test('refuses a damaged copy of a manifest model as unavailable, naming the slot', async () => {
     const failure = await assertModelUsable(await damaged(sharedFiles.segmentation)).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StageFailure);
-    expect(failure).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^segmentation model failed its integrity check; pyannote-segmentation-3\.0\.fp16\.onnx/) });
+    expect(failure).toMatchObject({
+      kind: 'unavailable',
+      reason: expect.stringMatching(/^The speaker segmentation model at SEGMENTATION_MODEL \(now pyannote-segmentation-3\.0\.fp16\.onnx\) failed its integrity check: .*fetch or import it again \(callscope models fetch --slot segmentation/),
+    });
     // The reason names no folder.
     expect((failure as StageFailure).reason).not.toContain(folder.root);
   });
@@ -44,30 +47,30 @@ describe('the stages refuse a model that failed its integrity check', () => {
 
   test('diarization: the segmentation model', async () => {
     const failure = await diarizeAudio(cleaned, { segmentationModel: await damaged(sharedFiles.segmentation) }, createTestStageContext()).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^segmentation model failed its integrity check/) });
+    expect(failure).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^The speaker segmentation model at SEGMENTATION_MODEL .* failed its integrity check/) });
   });
 
   test('diarization: the speaker-embedding model', async () => {
     const embedding = join(folder.models, 'voxceleb_resnet34_LM.onnx');
     await writeFile(embedding, 'the first bytes of an interrupted download');
     const failure = await diarizeAudio(cleaned, { segmentationModel: sharedFiles.segmentation, embeddingModel: embedding }, createTestStageContext()).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^embedding model failed its integrity check/) });
+    expect(failure).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^The speaker-embedding model at EMBEDDING_MODEL .* failed its integrity check/) });
   });
 
   test('transcription: the whisper model and the VAD model', async () => {
     const input = { audioPath: '/nonexistent/cleaned.wav', durationSeconds: 10 };
     // Any executable passes the "whisper-cli is built" check; the models are checked before it runs.
     const whisper = await transcribeAudio(input, { modelPath: await damaged(sharedFiles.whisper), whisperCliPath: process.execPath }, createTestStageContext()).catch((error: unknown) => error);
-    expect(whisper).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^whisper model failed its integrity check/) });
+    expect(whisper).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^The speech recognition model at WHISPER_MODEL .* failed its integrity check/) });
     const vad = await transcribeAudio(input, { modelPath: sharedFiles.whisper, vadModelPath: await damaged(sharedFiles.vad), whisperCliPath: process.execPath }, createTestStageContext())
       .catch((error: unknown) => error);
-    expect(vad).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^vad model failed its integrity check/) });
+    expect(vad).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^The voice activity model at VAD_MODEL .* failed its integrity check/) });
   });
 
   test('analysis: the LLM analyser\'s model', async () => {
     const analyser = createLlmAnalyser({ modelPath: await damaged(sharedFiles.llm) });
     const failure = await analyser.analyse({} as AnalysisInput, createTestStageContext()).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^llm model failed its integrity check/) });
+    expect(failure).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^The language model for call analysis at LLM_MODEL .* failed its integrity check/) });
   });
 
   test('voice profiles: the sample is refused as a provider problem', async () => {
@@ -78,7 +81,7 @@ describe('the stages refuse a model that failed its integrity check', () => {
       createTestStageContext(),
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(VoiceSampleRejected);
-    expect(failure).toMatchObject({ kind: 'provider', message: expect.stringMatching(/^embedding model failed its integrity check/) });
+    expect(failure).toMatchObject({ kind: 'provider', message: expect.stringMatching(/^The speaker-embedding model at EMBEDDING_MODEL .* failed its integrity check/) });
   });
 
   test('an intact development model passes the check (the stage goes on to its next step)', async () => {

@@ -1,4 +1,4 @@
-import { copyFile, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { installedModelManifest } from '../../../src/infrastructure/models/loadModelManifest.js';
@@ -104,10 +104,45 @@ describe('the digest cache', () => {
     expect(digests.hashedFiles).toBe(2);
   });
 
+  test('hashes a file again when it was rewritten with its size and mtime put back (cp -p, rsync -a, touch -r): its change time moved', async () => {
+    // As `callscope models fetch` leaves it: installed, recorded in the lock file.
+    const model = folder.config.SEGMENTATION_MODEL;
+    await copyFile(sharedFiles.segmentation, model);
+    await updateManifestLock(folder.lockPath, (lock) => {
+      lock.installed[model] = { entry: 'pyannote-segmentation-3.0-fp16', sha256: manifest.models[0]!.sha256!, installedAt: new Date().toISOString() };
+    });
+    const timestamp = new Date('2026-01-02T03:04:05Z');
+    await utimes(model, timestamp, timestamp);
+    const digests = new ModelDigestCache(verifiedFilesPath(folder.config.DATA_DIR));
+    const segmentationCheck = async (cache: ModelDigestCache) => bySlot(await inspect(cache)).segmentation?.check;
+    expect(await segmentationCheck(digests)).toBe('ok');
+
+    // A run of bytes in the middle overwritten, same size, the old timestamps restored.
+    const handle = await open(model, 'r+');
+    await handle.write(Buffer.alloc(4096, 0xab), 0, 4096, 1_500_000);
+    await handle.close();
+    await utimes(model, timestamp, timestamp);
+    expect((await stat(model)).mtime).toEqual(timestamp);
+    expect(await segmentationCheck(digests)).toBe('checksum_mismatch');
+    expect(digests.hashedFiles).toBe(2);
+    // And so does a later process, whose cache file now holds the damaged copy's digest.
+    expect(await segmentationCheck(new ModelDigestCache(verifiedFilesPath(folder.config.DATA_DIR)))).toBe('checksum_mismatch');
+  });
+
+  test('a cache file without change times (written before they were recorded) is started afresh', async () => {
+    await copyFile(sharedFiles.vad, folder.config.VAD_MODEL);
+    const stats = await stat(folder.config.VAD_MODEL);
+    const files = { [folder.config.VAD_MODEL]: { sizeBytes: stats.size, mtimeMs: stats.mtimeMs, sha256: 'c'.repeat(64) } };
+    await writeFile(verifiedFilesPath(folder.config.DATA_DIR), JSON.stringify({ version: 1, files }));
+    const cache = new ModelDigestCache(verifiedFilesPath(folder.config.DATA_DIR));
+    expect(await cache.digest(folder.config.VAD_MODEL)).toEqual({ sizeBytes: stats.size, sha256: '2aa269b785eeb53a82983a20501ddf7c1d9c48e33ab63a41391ac6c9f7fb6987' });
+    expect(cache.hashedFiles).toBe(1);
+  });
+
   test('keeps digests in <DATA_DIR>/models-verified.json, and trusts them in a later process without hashing', async () => {
     await copyFile(sharedFiles.vad, folder.config.VAD_MODEL);
     await inspectModels(folder.config, manifest, { digests: new ModelDigestCache(verifiedFilesPath(folder.config.DATA_DIR)), lockPath: folder.lockPath });
-    const stored = JSON.parse(await readFile(verifiedFilesPath(folder.config.DATA_DIR), 'utf8')) as { files: Record<string, { sizeBytes: number; mtimeMs: number; sha256: string }> };
+    const stored = JSON.parse(await readFile(verifiedFilesPath(folder.config.DATA_DIR), 'utf8')) as { files: Record<string, { sizeBytes: number; mtimeMs: number; ctimeMs: number; sha256: string }> };
     expect(stored.files[folder.config.VAD_MODEL]?.sha256).toBe('2aa269b785eeb53a82983a20501ddf7c1d9c48e33ab63a41391ac6c9f7fb6987');
 
     // A file this process never hashed, whose digest the cache file already holds, is not read:
@@ -115,7 +150,7 @@ describe('the digest cache', () => {
     const unseen = join(folder.models, 'unseen.bin');
     await writeFile(unseen, 'never hashed in this process');
     const stats = await stat(unseen);
-    stored.files[unseen] = { sizeBytes: stats.size, mtimeMs: stats.mtimeMs, sha256: 'c'.repeat(64) } as (typeof stored.files)[string];
+    stored.files[unseen] = { sizeBytes: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, sha256: 'c'.repeat(64) };
     await writeFile(verifiedFilesPath(folder.config.DATA_DIR), JSON.stringify(stored));
     const laterProcess = new ModelDigestCache(verifiedFilesPath(folder.config.DATA_DIR));
     expect(await laterProcess.digest(unseen)).toEqual({ sizeBytes: stats.size, sha256: 'c'.repeat(64) });

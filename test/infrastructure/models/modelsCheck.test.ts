@@ -1,9 +1,11 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config/loadConfig.js';
 import { modelsCheck, type CheckResult } from '../../../src/infrastructure/health/readinessChecks.js';
 import { ModelDigestCache } from '../../../src/infrastructure/models/ModelDigestCache.js';
+import { modelFileVersion, recordIfModelUnusable } from '../../../src/infrastructure/models/modelLoadFailures.js';
+import { StageFailure } from '../../../src/pipeline/StageFailure.js';
 import { modelFolder, sharedFiles, truncatedCopy } from './modelFixtures.js';
 
 // Readiness's models check over the development model files in ../shared/models.
@@ -55,4 +57,42 @@ test('never waits for a long hash: answers from presence ("checking") and has th
     later = await probe();
   }
   expect(later).toMatchObject({ status: 'UP', detail: { WHISPER_MODEL: 'not_in_manifest', SEGMENTATION_MODEL: 'ok' } });
+});
+
+describe('a model a stage could not load', () => {
+  /** What diarization records when onnxruntime cannot load the file (see modelLoadFailures.test.ts). */
+  const recordUnloadable = async (path: string) => {
+    const unusable = new StageFailure('unavailable', 'could not be loaded');
+    recordIfModelUnusable(unusable, unusable, path, await modelFileVersion(path));
+  };
+
+  test('is DOWN as load_failed, naming the setting and the file (no folder), until the file changes', async () => {
+    // An own model: its name claims no manifest entry, so the integrity check cannot judge it.
+    const own = await truncatedCopy(sharedFiles.segmentation, join(folder.models, 'my-segmentation.onnx'));
+    expect(await check({ ...intact(), SEGMENTATION_MODEL: own })).toMatchObject({ status: 'UP', detail: { SEGMENTATION_MODEL: 'not_in_manifest' } });
+
+    await recordUnloadable(own);
+    const down = await check({ ...intact(), SEGMENTATION_MODEL: own });
+    expect(down).toMatchObject({
+      status: 'DOWN',
+      detail: { SEGMENTATION_MODEL: 'load_failed', WHISPER_MODEL: 'ok', problems: ['SEGMENTATION_MODEL (my-segmentation.onnx): a call could not load it (damaged, or not a speaker segmentation model?); replace it'] },
+    });
+    expect(JSON.stringify(down)).not.toContain(folder.root);
+    // Also while the digests are still being computed.
+    expect(await check({ ...intact(), SEGMENTATION_MODEL: own }, 0)).toMatchObject({ status: 'DOWN', detail: { SEGMENTATION_MODEL: 'load_failed' } });
+
+    await copyFile(sharedFiles.segmentation, own);
+    expect(await check({ ...intact(), SEGMENTATION_MODEL: own })).toMatchObject({ status: 'UP', detail: { SEGMENTATION_MODEL: 'ok' } });
+  });
+
+  test('an optional model no call can load is DOWN too (every call using it fails); missing or damaged files keep their own verdict', async () => {
+    const llm = join(folder.models, 'my-llm.gguf');
+    await writeFile(llm, 'not a GGUF file');
+    await recordUnloadable(llm);
+    expect(await check({ ...intact(), LLM_MODEL: llm })).toMatchObject({ status: 'DOWN', detail: { LLM_MODEL: 'load_failed' } });
+
+    const damaged = await truncatedCopy(sharedFiles.segmentation, join(folder.models, 'pyannote-segmentation-3.0.fp16.onnx'));
+    await recordUnloadable(damaged);
+    expect(await check({ ...intact(), SEGMENTATION_MODEL: damaged })).toMatchObject({ detail: { SEGMENTATION_MODEL: 'checksum_mismatch' } });
+  });
 });

@@ -199,4 +199,18 @@ describe('transcribeAudio with a stand-in whisper-cli', () => {
     const error = await run(await failingWhisperCli('error: something about /srv/calls/alice.wav', 2)).then(() => undefined, (caught: unknown) => caught as Error);
     expect(error?.message).toBe('whisper-cli failed with exit code 2');
   });
+
+  it('stops a whisper-cli whose memory grows past the limit (a damaged model) and says the model is probably damaged', async () => {
+    // Grows by 32 MB every 20 ms and would go on until the machine's memory is gone.
+    const greedy = await fakeWhisperCli(`exec '${process.execPath}' -e 'const held = []; setInterval(() => held.push(Buffer.alloc(32 * 1024 * 1024, 1)), 20)'`);
+    const limitBytes = 256 * 1024 ** 2;
+    const failure = await expectFailure(
+      transcribeAudio({ audioPath: jfk, durationSeconds: 11 }, { modelPath: stubModel, whisperCliPath: greedy, tempDir: await emptyFolder(), maxMemoryBytes: limitBytes }, createTestStageContext()),
+      'unavailable',
+      /needed more than 256 MB of memory with the model at WHISPER_MODEL \(now .*whisper-test-stub-tiny\.en\.bin\): the model is probably damaged; replace it/,
+    );
+    expect(failure.reason).not.toMatch(/\/work|\/tmp/);
+    // Killed, not left running.
+    expect(await processesMentioning('held.push')).toEqual([]);
+  });
 });

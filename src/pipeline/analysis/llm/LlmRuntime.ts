@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import type { GbnfJsonSchema, Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
+import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
 import { StageFailure } from '../../StageFailure.js';
 import type { JsonSchema } from './generationSchema.js';
@@ -17,6 +18,20 @@ async function importNodeLlamaCpp(): Promise<NodeLlamaCpp> {
   } catch (error) {
     throw new StageFailure('unavailable', 'The language-model runtime is not available on this machine.', { cause: error });
   }
+}
+
+/**
+ * The analysis's failure when llama.cpp cannot load the model file (truncated, overwritten, not
+ * GGUF, or more than the memory can hold). Thrown on a worker thread: only its kind and reason
+ * cross to the analyser (`cause` stays behind). `modelName`: see `modelDisplayName`.
+ */
+export function llmModelUnusable(modelName: string, cause?: unknown): StageFailure {
+  return new StageFailure(
+    'unavailable',
+    `The language model for call analysis at LLM_MODEL (now ${modelName}) could not be loaded: it is damaged, not a GGUF model, or too large for this machine's memory; `
+      + 'replace it, or set ANALYSER=builtin',
+    { cause },
+  );
 }
 
 /** Which model a worker thread loads, and how. */
@@ -82,7 +97,7 @@ export class LlmRuntime implements Disposable {
       return new LlmRuntime(llama, await llama.loadModel({ modelPath }), runtime);
     } catch (error) {
       await llama.dispose();
-      throw new StageFailure('unavailable', 'The language model for call analysis could not be loaded.', { cause: error });
+      throw llmModelUnusable(modelDisplayName(modelPath), error);
     }
   }
 

@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Value } from 'typebox/value';
 import { assertModelUsable } from '../../../infrastructure/models/assertModelUsable.js';
+import { clearModelLoadFailure, modelFileVersion, recordIfModelUnusable } from '../../../infrastructure/models/modelLoadFailures.js';
+import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { AnalysisSchema, type Analysis, type AnalysisProducer } from '../../../domain/analysis/analysisSchema.js';
 import type { Segment } from '../../../domain/transcripts/transcriptSchema.js';
 import type { StageContext } from '../../StageContext.js';
@@ -12,6 +14,7 @@ import { analysisSystemPrompt, chunkPrompt, transcriptLine, type PromptPart } fr
 import { chunkTranscript } from './chunkTranscript.js';
 import { fitToSchema } from './fitToSchema.js';
 import { analysisGenerationSchema, defaultGenerationLimits, type GenerationLimits, type JsonSchema } from './generationSchema.js';
+import { llmModelUnusable } from './LlmRuntime.js';
 import { mergeChunkAnalyses } from './mergeChunkAnalyses.js';
 import { emptyAnalysis, readChunkAnswer, type ChunkAnswer } from './readChunkAnswer.js';
 
@@ -53,8 +56,9 @@ const minimumLineBudget = 64;
  * What the model gets wrong becomes `qualityWarnings`, never an exception; grounding happens
  * after, in the caller.
  *
- * Failures: no model file → `unavailable`; the runtime failing (no memory for the context, a
- * generation error) → `transient`.
+ * Failures: no model file, or one llama.cpp cannot load → `unavailable` (readiness then reports
+ * it until the file changes); the runtime failing (no memory for the context, a generation
+ * error) → `transient`.
  */
 export function createLlmAnalyser(options: LlmAnalyserOptions): Analyser {
   const contextSize = options.contextSize ?? 4096;
@@ -104,6 +108,8 @@ async function analyse(input: AnalysisInput, context: StageContext, settings: An
   const pending = chunkTranscript(lines, (line) => estimateTokens(line.text), lineBudget);
   const speakerIds = speakers.map((speaker) => speaker.speakerId);
 
+  // Taken before a worker loads it, so a failure to load is held against the version it loaded.
+  const modelVersion = await modelFileVersion(settings.modelPath);
   const answers: ChunkAnswer[] = [];
   while (pending.length > 0) {
     context.signal.throwIfAborted();
@@ -117,7 +123,12 @@ async function analyse(input: AnalysisInput, context: StageContext, settings: An
       userPrompt: chunkPrompt(input, chunk.map((line) => line.text), part),
       schema: analysisGenerationSchema({ segmentIds: chunk.map((line) => line.segment.id), speakerIds }, settings.limits),
       maxOutputTokens: settings.maxOutputTokens,
+    }).catch((error: unknown) => {
+      // Readiness reports a model no call can load (an own model is verified by nothing else), until it changes or loads.
+      recordIfModelUnusable(error, llmModelUnusable(modelDisplayName(settings.modelPath)), settings.modelPath, modelVersion);
+      throw error;
     });
+    clearModelLoadFailure(settings.modelPath);
     if (generation.kind === 'too_long') {
       pending.unshift(...splitChunk(chunk));
       continue;

@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
+import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
+import { diarizationFailures } from '../diarizationFailures.js';
 
 /**
  * A speaker-embedding ONNX model of the WeSpeaker ResNet34 / 3D-Speaker CAM++ kind: Kaldi fbank
@@ -25,8 +27,14 @@ export class EmbeddingModel implements Disposable {
     readonly fileName: string,
   ) {}
 
+  /**
+   * Fails with {@link diarizationFailures.embeddingModelUnusable} when onnxruntime cannot load the
+   * file, with a plain Error when it loads but is not a model of this kind.
+   */
   static async create(path: string): Promise<EmbeddingModel> {
-    const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders }));
+    const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders }))
+      // onnxruntime's message names the absolute path: not for the call's reason.
+      .catch((error: unknown) => { throw diarizationFailures.embeddingModelUnusable(modelDisplayName(path), error); });
     try {
       const input = session.inputMetadata[0];
       const output = session.outputMetadata[0];

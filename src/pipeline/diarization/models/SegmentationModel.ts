@@ -2,6 +2,8 @@ import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
 import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
+import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
+import { diarizationFailures } from '../diarizationFailures.js';
 
 /**
  * pyannote segmentation-3.0 (PyanNet: SincNet + LSTM) exported to ONNX: 10 s of 16 kHz audio
@@ -31,6 +33,7 @@ export class SegmentationModel implements Disposable {
     readonly fileName: string,
   ) {}
 
+  /** Fails with {@link diarizationFailures.segmentationModelUnusable} when onnxruntime cannot load the file (truncated, overwritten, not ONNX). */
   static async create(path: string): Promise<SegmentationModel> {
     const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, {
       // 'all' (onnxruntime's default) segfaults on this model with onnxruntime-node 1.30.
@@ -40,7 +43,10 @@ export class SegmentationModel implements Disposable {
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
       executionProviders,
-    }));
+    })).catch((error: unknown) => {
+      // onnxruntime's message names the absolute path ("Load model from /… failed: Protobuf parsing failed"): not for the call's reason.
+      throw diarizationFailures.segmentationModelUnusable(modelDisplayName(path), error);
+    });
     const [inputName] = session.inputNames;
     const [outputName] = session.outputNames;
     if (inputName === undefined || outputName === undefined) throw new Error('segmentation model has no input or output');
