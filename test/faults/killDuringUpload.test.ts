@@ -47,6 +47,23 @@ function uploadsInProgress(dataDir: string): number[] {
   return storedFiles(dataDir).filter((file) => file.startsWith('tmp/')).map((file) => statSync(join(dataDir, file)).size);
 }
 
+/**
+ * Restarts the service on `dataDir` after a kill during an unanswered upload: nothing of it is
+ * kept; the app's retry with the same key then creates the call, once, and it completes.
+ */
+async function expectCleanRestartThenOneCall(dataDir: string, idempotencyKey: string): Promise<void> {
+  const second = await startServer(dataDir, rig.env);
+  expect(storedFiles(dataDir)).toEqual([]);
+  expect(callCount(dataDir)).toBe(0);
+  const retry = await uploadSample(second, 'alice', idempotencyKey);
+  expect(retry.status).toBe(202);
+  const { callId } = (await retry.json()) as { callId: string };
+  expect((await waitForOutcome(second, 'alice', callId)).status).toBe('COMPLETED');
+  expect(callCount(dataDir)).toBe(1);
+  expectNoOrphans(dataDir);
+  await killServer(second);
+}
+
 describe('SIGKILL during uploads, then a restart', () => {
   test('killed while the body arrives: nothing is kept, and the retried upload creates the call once', async () => {
     const dataDir = newDataDir();
@@ -57,16 +74,7 @@ describe('SIGKILL during uploads, then a restart', () => {
     await killServer(first);
     expect(await ended).toMatch(/^failed /);
 
-    const second = await startServer(dataDir, rig.env);
-    expect(storedFiles(dataDir)).toEqual([]);
-    expect(callCount(dataDir)).toBe(0);
-    const retry = await uploadSample(second, 'alice', 'cut-upload-1');
-    expect(retry.status).toBe(202);
-    const { callId } = (await retry.json()) as { callId: string };
-    expect((await waitForOutcome(second, 'alice', callId)).status).toBe('COMPLETED');
-    expect(callCount(dataDir)).toBe(1);
-    expectNoOrphans(dataDir);
-    await killServer(second);
+    await expectCleanRestartThenOneCall(dataDir, 'cut-upload-1');
   }, 120_000);
 
   test('killed after the audio is stored but before its call is committed: the audio is removed at restart, and the retry creates the call once', async () => {
@@ -81,15 +89,7 @@ describe('SIGKILL during uploads, then a restart', () => {
     await killServer(first);
     expect(await answer).toBe('failed');
 
-    const second = await startServer(dataDir, rig.env);
-    expect(storedFiles(dataDir)).toEqual([]);
-    const retry = await uploadSample(second, 'alice', 'held-upload-1');
-    expect(retry.status).toBe(202);
-    const { callId } = (await retry.json()) as { callId: string };
-    expect((await waitForOutcome(second, 'alice', callId)).status).toBe('COMPLETED');
-    expect(callCount(dataDir)).toBe(1);
-    expectNoOrphans(dataDir);
-    await killServer(second);
+    await expectCleanRestartThenOneCall(dataDir, 'held-upload-1');
   }, 120_000);
 
   test('killed with one call in flight and two queued: all three complete after the restart, none twice', async () => {
