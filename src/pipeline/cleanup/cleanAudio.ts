@@ -48,9 +48,20 @@ export const MIN_ACTIVE_FRACTION = 0.005;
 export const MIN_SOURCE_LOUDNESS_LUFS = -60;
 
 /**
+ * Lowest source sample rate decoded, in Hz. Phones and recorders record at 8 kHz or more (AAC's
+ * lowest rate is 7.35 kHz), but a WAV header may state any rate, down to 1 Hz, and every sample
+ * then becomes 16 000 of cleaned audio. ffmpeg reads WAV 2048 samples at a time, so at 1 Hz one
+ * frame lasts 2048 s, and resampling that in one piece takes ffmpeg ~450 MB even with
+ * decodeAudio's framing (3.7 GB without it, for a 1.2 KB file stating 10 minutes). From 4 kHz
+ * up its peak is that of an ordinary recording (~65-70 MB).
+ */
+export const MIN_SOURCE_SAMPLE_RATE_HZ = 4000;
+
+/**
  * The clean-up stage: any accepted recording → 16 kHz PCM for the later stages, plus its
- * levels. Recordings that cannot be processed (damaged, not audio, empty, silent, too long)
- * throw a `bad_input` StageFailure; on every failure the files the stage wrote are removed.
+ * levels. Recordings that cannot be processed (damaged, not audio, empty, silent, too long, at
+ * an implausibly low sample rate) throw a `bad_input` StageFailure; on every failure the files
+ * the stage wrote are removed.
  * ffmpeg and ffprobe run as child processes, so memory for decoding is theirs, not Node's.
  */
 export async function cleanAudio(input: CleanAudioInput, context: StageContext): Promise<CleanedAudio> {
@@ -70,6 +81,10 @@ export async function cleanAudio(input: CleanAudioInput, context: StageContext):
     context.signal.throwIfAborted();
     const stated = probed.containerDurationSeconds;
     if (stated !== undefined && stated > maxDurationSeconds) throw cleanupFailures.tooLong(stated, maxDurationSeconds);
+    const { sampleRateHz } = probed;
+    if (sampleRateHz !== undefined && sampleRateHz < MIN_SOURCE_SAMPLE_RATE_HZ) {
+      throw cleanupFailures.sampleRateTooLow(sampleRateHz, MIN_SOURCE_SAMPLE_RATE_HZ);
+    }
 
     const stereoPath = probed.channels >= 2 ? stereoCandidatePath : undefined;
     const decoded = await decodeAudio({

@@ -20,6 +20,9 @@ export const cleanupFailures = {
   /** Decoding was cut at the limit, so the true length is unknown. */
   longerThanLimit: (limitSeconds: number): RecordingTooLong =>
     new RecordingTooLong(`The recording is longer than the limit of ${hoursAndMinutes(Math.floor(limitSeconds / 60))}`),
+  /** A rate no recorder uses (a WAV header may state any): decoding it would blow each frame up. */
+  sampleRateTooLow: (sampleRateHz: number, minimumHz: number) =>
+    new StageFailure('bad_input', `The audio's sample rate of ${sampleRateHz} Hz is too low for a recording; the minimum is ${minimumHz} Hz`),
   ffmpegMissing: (cause?: Error) => new StageFailure('unavailable', 'ffmpeg could not be started on this machine', { cause }),
 };
 

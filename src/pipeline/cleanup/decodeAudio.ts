@@ -10,7 +10,10 @@ export interface DecodeAudioInput {
   monoPath: string;
   /** When set, the source's first two channels are also written here, kept apart (16 kHz stereo s16le). */
   stereoPath?: string;
-  /** ffmpeg reads at most this many seconds of the source (`-t`), whatever its header claims. */
+  /**
+   * ffmpeg reads at most this many seconds of the source (`-t`), whatever its header claims, and
+   * writes at most this many seconds to each output (`-fs`; plus one packet, ~0.1 s).
+   */
   maxSeconds: number;
   /** The length the container states, in seconds, to turn ffmpeg's position into progress. */
   expectedSeconds?: number;
@@ -35,6 +38,17 @@ const OUTPUT_SAMPLE_RATE = 16_000;
 
 /** High-pass corner in Hz: removes mains hum and handling rumble, well below the voice band (300 Hz up on phones). */
 const HIGHPASS_HZ = 80;
+
+/**
+ * Samples per frame from the resampling to 16 kHz on: 100 ms, loudnorm's own step. aresample
+ * turns each frame of the source into one frame, however long it lasts, and loudnorm's internal
+ * resampling to 192 kHz would then hold it in one piece. At a rate a header made up (1 Hz;
+ * cleanAudio refuses such rates when ffprobe reports them, but a chained Ogg stream can switch
+ * to one after its first link) 2048 samples last 2048 s: 3.2 GB of ffmpeg memory for such a
+ * 20 KB Ogg file within a 2-hour limit, 170 MB with the frames cut. The filters keep their
+ * state across frames, so the output is the same to the bit.
+ */
+const FRAME_SAMPLES = 1600;
 
 /**
  * loudnorm targets (EBU R128, single pass, so loudnorm runs in its dynamic mode): integrated
@@ -73,8 +87,8 @@ export async function decodeAudio(
     .inputOptions(['-nostdin', '-hide_banner', '-t', String(input.maxSeconds)])
     .complexFilter(filterGraph(input.stereoPath !== undefined))
     .output(input.monoPath)
-    .outputOptions(pcmOutputOptions('[mono]', 1));
-  if (input.stereoPath !== undefined) command.output(input.stereoPath).outputOptions(pcmOutputOptions('[stereo]', 2));
+    .outputOptions(pcmOutputOptions('[mono]', 1, input.maxSeconds));
+  if (input.stereoPath !== undefined) command.output(input.stereoPath).outputOptions(pcmOutputOptions('[stereo]', 2, input.maxSeconds));
 
   const { expectedSeconds } = input;
   if (expectedSeconds !== undefined) {
@@ -128,13 +142,26 @@ function filterGraph(withStereo: boolean): string {
   // and each rebuilt graph would pad from 0 again.
   const keepTimeline = 'aresample=async=1';
   // Downmix and 16 kHz first, so the high-pass and loudnorm see the same input whatever the source.
-  const monoChain = `aresample=${OUTPUT_SAMPLE_RATE}:ocl=mono,highpass=f=${HIGHPASS_HZ},${LOUDNORM},aresample=${OUTPUT_SAMPLE_RATE}`;
+  const toFrames = `asetnsamples=n=${FRAME_SAMPLES}:p=0`;
+  const monoChain = `aresample=${OUTPUT_SAMPLE_RATE}:ocl=mono,${toFrames},highpass=f=${HIGHPASS_HZ},${LOUDNORM},aresample=${OUTPUT_SAMPLE_RATE}`;
   if (!withStereo) return `[0:a:0]${keepTimeline},${monoChain}[mono]`;
-  const stereoChain = `pan=stereo|c0=c0|c1=c1,aresample=${OUTPUT_SAMPLE_RATE},highpass=f=${HIGHPASS_HZ}`;
+  const stereoChain = `pan=stereo|c0=c0|c1=c1,aresample=${OUTPUT_SAMPLE_RATE},${toFrames},highpass=f=${HIGHPASS_HZ}`;
   return `[0:a:0]${keepTimeline},asplit=2[mix][pair];[mix]${monoChain}[mono];[pair]${stereoChain}[stereo]`;
 }
 
-function pcmOutputOptions(label: string, channels: number): string[] {
+/**
+ * Room for the WAV header in the `-fs` byte count (RIFF, fmt, LIST with ffmpeg's encoder tag,
+ * data: 78 bytes as ffmpeg writes them here).
+ */
+const WAV_HEADER_ALLOWANCE_BYTES = 1024;
+
+function pcmOutputOptions(label: string, channels: number, maxSeconds: number): string[] {
+  // The input's `-t` counts the source's timestamps, and ffmpeg starts that count again when a
+  // stream changes format midway (a chained Ogg whose next link has another rate or channel
+  // count: ffmpeg rebuilds the filter graph): a 20 KB chained Ogg decoded to 68 s under `-t 61`.
+  // `-fs` counts the bytes written instead, so the cap on the output holds whatever happened
+  // (ffmpeg stops after the packet that crosses it: ~0.1 s more at most).
+  const maxBytes = Math.ceil(maxSeconds * OUTPUT_SAMPLE_RATE) * channels * 2 + WAV_HEADER_ALLOWANCE_BYTES;
   return [
     '-map', label,
     // Tags of the source (titles, names) stay out of the working files.
@@ -142,6 +169,7 @@ function pcmOutputOptions(label: string, channels: number): string[] {
     '-ac', String(channels),
     '-ar', String(OUTPUT_SAMPLE_RATE),
     '-c:a', 'pcm_s16le',
+    '-fs', String(maxBytes),
   ];
 }
 

@@ -4,6 +4,8 @@ import { cleanupFailures, redactedCause } from './cleanupFailures.js';
 export interface ProbedAudio {
   /** Channels of the first audio stream. */
   channels: number;
+  /** Samples per second per channel of the first audio stream; undefined when ffprobe reports none. */
+  sampleRateHz?: number;
   /** Length the container states, in seconds; undefined when it states none (raw streams, a bare WAV header). */
   containerDurationSeconds?: number;
 }
@@ -30,7 +32,12 @@ export async function probeAudio(sourcePath: string, ffprobePath: string): Promi
   const channels = Number(audio.channels);
   if (!Number.isInteger(channels) || channels < 1) throw cleanupFailures.damaged();
 
-  return { channels, containerDurationSeconds: positiveSeconds(data.format.duration) ?? positiveSeconds(audio.duration) };
+  const sampleRateHz = Number(audio.sample_rate);
+  return {
+    channels,
+    ...(Number.isFinite(sampleRateHz) && sampleRateHz > 0 ? { sampleRateHz } : {}),
+    containerDurationSeconds: positiveSeconds(data.format.duration) ?? positiveSeconds(audio.duration),
+  };
 }
 
 /** ffprobe reports lengths as numbers, or as "N/A" when it has none. */

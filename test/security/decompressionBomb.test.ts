@@ -1,0 +1,366 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { WorkerTasks } from '../../src/infrastructure/workers/workerTasks.js';
+import { MIN_SOURCE_SAMPLE_RATE_HZ } from '../../src/pipeline/cleanup/cleanAudio.js';
+import { resolveFfmpegBinaries } from '../../src/pipeline/cleanup/ffmpegBinaries.js';
+import { probeAudio, type ProbedAudio } from '../../src/pipeline/cleanup/probeAudio.js';
+import type { StageContext } from '../../src/pipeline/StageContext.js';
+import type { CallPipeline, PipelineRun } from '../../src/processing/CallPipeline.js';
+import { productionStages } from '../../src/processing/productionPipeline.js';
+import { createServicePipeline, startProcessing, type Processing } from '../../src/processing/startProcessing.js';
+import { callFolders, postUpload, tempFiles } from '../helpers/callInspection.js';
+import { pcmWav, sine } from '../helpers/pcmWav.js';
+import { engineIdle, stageOutcomes, waitForStatus, type CallView } from '../helpers/processingHarness.js';
+import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
+import { uploadForm } from '../helpers/uploads.js';
+import { generateAudio } from '../pipeline/cleanup/generateAudio.js';
+
+/*
+ * Upload abuse with decompression-bomb-like recordings: files of a few hundred bytes to a few
+ * hundred KB that decode to hours of audio (16 kHz mono 16-bit PCM is 115 MB an hour). Each
+ * goes through the real upload (202), the real engine and the production pipeline, whose first
+ * stage, clean-up, must end it with a clear reason and leave no working file behind:
+ *
+ * - a header that states hours: refused from the header, nothing decoded;
+ * - a header that hides or understates the length: decoding stops at limit + 1 s, and the
+ *   reason says "longer than the limit";
+ * - a header that claims gigabytes the file does not hold: cleaned as what it holds;
+ * - a sample rate no recorder uses (1 Hz, each sample becoming 16 000): refused, nothing decoded.
+ *
+ * Nothing here is timed. The bound is structural: the pipeline runs through a thin observer
+ * that records the size of every decoded file clean-up hands to `measureLevels` (the decode's
+ * finished output, measured before clean-up decides), so "at most limit + 1 s was decoded" is
+ * read off the file ffmpeg wrote, not inferred from a stopwatch. (ffmpeg's memory is not
+ * asserted; the figures measured for these files are in BENCHMARKS.md.)
+ */
+
+/** The service's lowest allowed limit, in seconds: keeps a capped decode to ~2 s of ffmpeg work. */
+const LIMIT_SECONDS = 60;
+/** Bytes per second of the cleaned audio: 16 kHz mono s16le. */
+const CLEANED_BYTES_PER_SECOND = 16_000 * 2;
+/** Room for the cleaned WAV's header (RIFF, fmt, ffmpeg's LIST chunk, data: under 100 bytes). */
+const WAV_HEADER_ALLOWANCE_BYTES = 1024;
+/**
+ * Longest cleaned audio the decode cap allows, in seconds: limit + 1 s, plus the one packet
+ * ffmpeg writes past its byte cap (`-fs`) when that cap is what stops it (~0.1 s).
+ */
+const CAPPED_DECODE_SECONDS = LIMIT_SECONDS + 1 + 0.2;
+/** The same as a file: 16 kHz mono 16-bit PCM (~1.96 MB). */
+const CAPPED_DECODE_BYTES = CAPPED_DECODE_SECONDS * CLEANED_BYTES_PER_SECOND + WAV_HEADER_ALLOWANCE_BYTES;
+
+const STATED_TOO_LONG = (length: string) => `The recording is ${length} long; the limit is 0 h 1 min`;
+const DECODED_TOO_LONG = 'The recording is longer than the limit of 0 h 1 min';
+
+/** A decoded file clean-up measured: its size on disk and the seconds of samples it holds. */
+interface DecodedFile {
+  bytes: number;
+  seconds: number;
+}
+
+/** Every decoded file clean-up measured, by call id. */
+const decodedByCall = new Map<string, DecodedFile[]>();
+
+/**
+ * The production pipeline, unchanged, except that clean-up's `runInWorker` is watched: before
+ * each `measureLevels` result returns to clean-up, the measured file's size is recorded.
+ */
+function observingPipeline(production: CallPipeline): CallPipeline {
+  return (job, run) => {
+    const observed: PipelineRun = {
+      stage: (definition, work) => run.stage(definition, definition.name === productionStages.cleanup.name
+        ? (context) => work(observingContext(job.callId, context))
+        : work),
+      optionalStage: (definition, work, fallback, warning) => run.optionalStage(definition, work, fallback, warning),
+      enterPhase: (phase) => run.enterPhase(phase),
+    };
+    return production(job, observed);
+  };
+}
+
+function observingContext(callId: string, context: StageContext): StageContext {
+  return {
+    signal: context.signal,
+    reportProgress: (fraction) => context.reportProgress(fraction),
+    runInWorker: async (name, input) => {
+      const output = await context.runInWorker(name, input);
+      if (name === 'measureLevels') {
+        const { path } = input as WorkerTasks['measureLevels']['input'];
+        const { durationSeconds } = output as WorkerTasks['measureLevels']['output'];
+        const files = decodedByCall.get(callId) ?? [];
+        files.push({ bytes: (await stat(path)).size, seconds: durationSeconds });
+        decodedByCall.set(callId, files);
+      }
+      return output;
+    },
+  };
+}
+
+/**
+ * An MP4/M4A with the durations of its movie header (`mvhd`) and every media header (`mdhd`)
+ * rewritten to `seconds`, each in its own timescale: what ffprobe reports as the file's length.
+ * The samples and their tables stay as they are, so the file still decodes to its true length.
+ */
+function withStatedSeconds(mp4: Buffer, seconds: number): Buffer {
+  const patched = Buffer.from(mp4);
+  // Boxes on the way from the top level to mvhd (moov) and mdhd (moov/trak/mdia).
+  const containers = new Set(['moov', 'trak', 'mdia']);
+  let headersPatched = 0;
+  const walk = (start: number, end: number): void => {
+    for (let offset = start; offset + 8 <= end;) {
+      const size = patched.readUInt32BE(offset);
+      const type = patched.toString('latin1', offset + 4, offset + 8);
+      // 0 (to the end of the file) and 1 (a 64-bit size) do not occur in ffmpeg's small files.
+      if (size < 8 || offset + size > end) throw new Error(`unexpected ${type} box size ${size}`);
+      if (containers.has(type)) walk(offset + 8, offset + size);
+      if (type === 'mvhd' || type === 'mdhd') {
+        // Full box: version (1 byte) and flags (3), then creation and modification times,
+        // timescale (ticks per second) and duration: 32-bit fields in version 0, times and
+        // duration 64-bit in version 1.
+        const body = offset + 8;
+        const version = patched.readUInt8(body);
+        const timescaleAt = body + (version === 1 ? 20 : 12);
+        const timescale = patched.readUInt32BE(timescaleAt);
+        if (version === 1) patched.writeBigUInt64BE(BigInt(seconds * timescale), timescaleAt + 4);
+        else patched.writeUInt32BE(seconds * timescale, timescaleAt + 4);
+        headersPatched += 1;
+      }
+      offset += size;
+    }
+  };
+  walk(0, patched.length);
+  if (headersPatched < 2) throw new Error('no mvhd/mdhd boxes found');
+  return patched;
+}
+
+/** A WAV whose RIFF and data sizes both claim `declaredDataBytes` of samples, whatever it holds. */
+function wavClaiming(samples: Int16Array, declaredDataBytes: number): Buffer {
+  const wav = pcmWav(samples, { declaredDataBytes });
+  // RIFF size = everything after its own 8-byte header: "WAVE", fmt (8 + 16), data header (8), data.
+  wav.writeUInt32LE(Math.min(0xffff_ffff, 4 + 24 + 8 + declaredDataBytes), 4);
+  return wav;
+}
+
+/** Ogg's page checksum: CRC-32, polynomial 0x04C11DB7, not reflected, initial value and final XOR 0. */
+function oggCrc(bytes: Buffer): number {
+  let crc = 0;
+  for (const byte of bytes) {
+    crc ^= byte << 24;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000_0000 ? (crc << 1) ^ 0x04c1_1db7 : crc << 1;
+  }
+  return crc >>> 0;
+}
+
+/**
+ * An Ogg Vorbis file with the sample rate of its identification header (the first page's only
+ * packet: 0x01 "vorbis", version (4 bytes), channels (1), rate (4, little-endian)) set to
+ * `sampleRateHz`, and that page's checksum redone. The audio packets are unchanged.
+ */
+function withVorbisSampleRate(ogg: Buffer, sampleRateHz: number): Buffer {
+  const patched = Buffer.from(ogg);
+  const segments = patched.readUInt8(26);
+  const packetStart = 27 + segments;
+  const pageEnd = packetStart + [...patched.subarray(27, packetStart)].reduce((sum, size) => sum + size, 0);
+  if (patched.toString('latin1', packetStart + 1, packetStart + 7) !== 'vorbis') throw new Error('not an Ogg Vorbis file');
+  patched.writeUInt32LE(sampleRateHz, packetStart + 12);
+  patched.writeUInt32LE(0, 22);
+  patched.writeUInt32LE(oggCrc(patched.subarray(0, pageEnd)), 22);
+  return patched;
+}
+
+interface Fixture {
+  fileName: string;
+  bytes: Buffer;
+}
+
+type FixtureName = 'threeHoursM4a' | 'oneHertzWav' | 'hiddenAdts' | 'lyingM4a' | 'chainedOgg' | 'fourGigabyteWav' | 'zeroSizeWav' | 'shortOneHertzWav';
+
+let folder: string;
+let fixtures: Record<FixtureName, Fixture>;
+let testApp: TestApp;
+let processing: Processing;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'callscope-bomb-'));
+  // 3 h of silence as AAC at 8 kHz, 8 kbit/s: ~680 KB holding 3 h (1.2 GB as cleaned PCM).
+  const threeHours = await readFile(await generateAudio(join(folder, 'three-hours.m4a'), [
+    '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono', '-t', '10800', '-c:a', 'aac', '-b:a', '8k',
+  ]));
+  // Raw ADTS has no length field: ffprobe estimates one from the bitrate of the first frames. A
+  // loud start (3 s of noise) followed by silence, whose frames are tiny, makes it guess ~24 s
+  // for 10 minutes.
+  const hiddenAdts = await readFile(await generateAudio(join(folder, 'hidden.aac'), [
+    '-f', 'lavfi', '-i', 'anoisesrc=a=0.5:d=3:r=8000', '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono',
+    '-filter_complex', '[0][1]concat=n=2:v=0:a=1,atrim=0:600', '-c:a', 'aac', '-f', 'adts',
+  ]));
+  // Two chained Ogg Vorbis streams: 10 s at 8 kHz, then the same packets under a header saying
+  // 1 Hz (10 s at 8 kHz is 80 000 samples: 22 h at 1 Hz). ffprobe reads the first link only.
+  const vorbis = await readFile(await generateAudio(join(folder, 'ten-seconds.ogg'), [
+    '-f', 'lavfi', '-i', 'sine=f=300:d=10:r=8000', '-c:a', 'libvorbis',
+  ]));
+  // Samples at 1 sample per second, as the header says, each of which becomes 16 000 cleaned
+  // samples: 48 000 (96 KB) resample to 13 h 20 min (1.5 GB of cleaned PCM).
+  const oneHertz = (samples: number) => Int16Array.from({ length: samples }, (_, index) => ((index * 7919) % 20_000) - 10_000);
+  // 2 s of a tone behind headers claiming 4 GB (~37 h at 16 kHz mono) or nothing at all.
+  const twoSecondTone = sine(440, 2, 0.5);
+
+  fixtures = {
+    threeHoursM4a: { fileName: 'three-hours.m4a', bytes: threeHours },
+    oneHertzWav: { fileName: 'one-hertz.wav', bytes: pcmWav(oneHertz(48_000), { sampleRate: 1 }) },
+    hiddenAdts: { fileName: 'hidden.aac', bytes: hiddenAdts },
+    // The same 3 hours, its headers saying 10 s.
+    lyingM4a: { fileName: 'lying.m4a', bytes: withStatedSeconds(threeHours, 10) },
+    chainedOgg: { fileName: 'chained.ogg', bytes: Buffer.concat([vorbis, withVorbisSampleRate(vorbis, 1)]) },
+    fourGigabyteWav: { fileName: 'four-gigabytes.wav', bytes: wavClaiming(twoSecondTone, 0xffff_fff0) },
+    zeroSizeWav: { fileName: 'zero-size.wav', bytes: wavClaiming(twoSecondTone, 0) },
+    // 50 samples at 1 Hz: 144 bytes stating 50 s, under the limit.
+    shortOneHertzWav: { fileName: 'short-one-hertz.wav', bytes: pcmWav(oneHertz(50), { sampleRate: 1 }) },
+  };
+
+  testApp = await startTestApp({
+    MAX_AUDIO_DURATION_SECONDS: String(LIMIT_SECONDS),
+    WORKER_CONCURRENCY: '1',
+    WORKER_THREADS: '1',
+    // A model that is certainly absent: a recording that cleans successfully then fails at the
+    // next stage, saying so, instead of running diarization.
+    SEGMENTATION_MODEL: join(folder, 'absent-segmentation.onnx'),
+  });
+  const log = pino({ level: 'silent' });
+  processing = await startProcessing(testApp.services, log, observingPipeline(createServicePipeline(testApp.services, log)));
+}, 60_000);
+
+afterAll(async () => {
+  await processing?.stop(0);
+  await testApp?.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+/** What clean-up's probe reads from a fixture's headers: the length it states, its sample rate. */
+async function probed(fixture: Fixture): Promise<ProbedAudio> {
+  const path = join(folder, `probe-${fixture.fileName}`);
+  await writeFile(path, fixture.bytes);
+  return probeAudio(path, resolveFfmpegBinaries().ffprobePath);
+}
+
+interface ProcessedUpload {
+  callId: string;
+  view: CallView;
+  /** What clean-up decoded and measured ([] when it refused before decoding). */
+  decoded: DecodedFile[];
+}
+
+/**
+ * Uploads the fixture (which must be accepted: 202, QUEUED), waits for the call to end FAILED
+ * (a COMPLETED call fails the wait at once) and for its run to finish cleaning up, then checks
+ * that the run left no working file and no temp file.
+ */
+async function uploadUntilFailed(fixture: Fixture): Promise<ProcessedUpload> {
+  const client = testApp.as('mallory');
+  const response = await postUpload(client, uploadForm(fixture.bytes, fixture.fileName, { metadata: { title: 'Bomb', contactName: 'Eve' } }));
+  expect(response.status).toBe(202);
+  const { callId, status } = (await response.json()) as { callId: string; status: string };
+  expect(status).toBe('QUEUED');
+
+  // Bounds, not timings: a capped decode takes ~2 s; an uncapped one of these files minutes.
+  const view = await waitForStatus(client, callId, 'FAILED', 25_000);
+  await engineIdle(processing.engine, 10_000);
+
+  // The run removed its working folder; nothing of the upload is left in DATA_DIR/tmp.
+  expect(existsSync(join(testApp.dataDir, 'objects', 'calls', callId, 'work'))).toBe(false);
+  expect(callFolders(testApp.dataDir)).toContain(callId);
+  expect(await readdir(join(testApp.dataDir, 'objects', 'calls', callId))).toEqual([`original.${fixture.fileName.split('.').pop()}`]);
+  expect(tempFiles(testApp.dataDir)).toEqual([]);
+  return { callId, view, decoded: decodedByCall.get(callId) ?? [] };
+}
+
+/** The clean-up event of the call, with the kind of failure it recorded. */
+function cleanupEvent(callId: string): { outcome: string; kind?: string } {
+  const event = processing.engine.events.forCall(callId).find((entry) => entry.stage === productionStages.cleanup.name);
+  if (!event) throw new Error(`no clean-up event for call ${callId}`);
+  const detail = event.detail ? (JSON.parse(event.detail) as { kind?: string }) : {};
+  return { outcome: event.outcome, ...(detail.kind ? { kind: detail.kind } : {}) };
+}
+
+describe('decompression-bomb-like uploads', () => {
+  test.each([
+    ['3 h of silence as a 680 KB m4a', 'threeHoursM4a', 10_800, '3 h 0 min'],
+    ['a 96 KB WAV of 48 000 samples at 1 sample per second', 'oneHertzWav', 48_000, '13 h 20 min'],
+  ] as const)('%s that states its length is refused from the header, before any decoding', async (_label, name, seconds, length) => {
+    const fixture = fixtures[name];
+    expect(fixture.bytes.length).toBeLessThan(1_000_000);
+    // The premise: the header states the hours.
+    expect((await probed(fixture)).containerDurationSeconds).toBeCloseTo(seconds, 0);
+
+    const { callId, view, decoded } = await uploadUntilFailed(fixture);
+
+    expect(view.errorReason).toBe(STATED_TOO_LONG(length));
+    // Failed in clean-up as bad input (not an internal error), and nothing ran after it.
+    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
+    expect(cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
+    // The stated-length refusal comes before the decode: no decoded file was ever measured.
+    expect(decoded).toEqual([]);
+  });
+
+  test.each([
+    ['a 67 KB raw ADTS stream of 10 min that ffprobe guesses at ~24 s', 'hiddenAdts'],
+    ['a 680 KB m4a of 3 h whose headers say 10 s', 'lyingM4a'],
+    ['a 20 KB chained Ogg whose second link says 1 Hz (22 h) behind 10 s at 8 kHz', 'chainedOgg'],
+  ] as const)('%s is stopped by the decode cap at limit + 1 s', async (_label, name) => {
+    const fixture = fixtures[name];
+    expect(fixture.bytes.length).toBeLessThan(1_000_000);
+    // The premise: the headers ffprobe reads hide the length (they state less than the limit,
+    // at an ordinary rate), so only decoding can tell.
+    const { containerDurationSeconds, sampleRateHz } = await probed(fixture);
+    expect(containerDurationSeconds).toBeLessThan(LIMIT_SECONDS);
+    expect(sampleRateHz).toBeGreaterThanOrEqual(MIN_SOURCE_SAMPLE_RATE_HZ);
+
+    const { callId, view, decoded } = await uploadUntilFailed(fixture);
+
+    expect(view.errorReason).toBe(DECODED_TOO_LONG);
+    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
+    expect(cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
+    // One mono file was decoded, cut at limit + 1 s: 61 s of PCM (~1.95 MB), not the 19 MB of
+    // 10 minutes, the 345 MB of 3 hours or the 2.5 GB of 22 hours.
+    expect(decoded).toHaveLength(1);
+    const [cleaned] = decoded;
+    expect(cleaned!.seconds).toBeGreaterThan(LIMIT_SECONDS);
+    expect(cleaned!.seconds).toBeLessThanOrEqual(CAPPED_DECODE_SECONDS);
+    expect(cleaned!.bytes).toBeLessThanOrEqual(CAPPED_DECODE_BYTES);
+  });
+
+  test.each([
+    ['4 GB (~37 h)', 'fourGigabyteWav'],
+    ['0 bytes', 'zeroSizeWav'],
+  ] as const)('a 64 KB WAV whose RIFF and data sizes claim %s is cleaned as the 2 s it holds', async (_label, name) => {
+    const fixture = fixtures[name];
+    // The premise: the probe clamps the claim to the bytes present.
+    expect((await probed(fixture)).containerDurationSeconds).toBeCloseTo(2, 1);
+
+    const { callId, view, decoded } = await uploadUntilFailed(fixture);
+
+    // Clean-up succeeded on 2 s of audio; the call then failed at the next stage, for the reason
+    // this test arranged (no segmentation model), not for its length.
+    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'OK'], ['diarization', 'FAILED']]);
+    expect(view.errorReason).toMatch(/segmentation model .* is not installed/);
+    expect(view.errorReason).not.toMatch(/long|limit/);
+    expect(decoded).toHaveLength(1);
+    expect(decoded[0]!.seconds).toBeCloseTo(2, 1);
+    expect(decoded[0]!.bytes).toBeLessThanOrEqual(2 * CLEANED_BYTES_PER_SECOND + WAV_HEADER_ALLOWANCE_BYTES);
+  });
+
+  test('a 144-byte WAV at 1 sample per second, stating 50 s (under the limit), is refused for its sample rate before any decoding', async () => {
+    const fixture = fixtures.shortOneHertzWav;
+    // The premise: the length passes; each of its samples would become 16 000.
+    expect(await probed(fixture)).toMatchObject({ containerDurationSeconds: 50, sampleRateHz: 1 });
+
+    const { callId, view, decoded } = await uploadUntilFailed(fixture);
+
+    expect(view.errorReason).toBe(`The audio's sample rate of 1 Hz is too low for a recording; the minimum is ${MIN_SOURCE_SAMPLE_RATE_HZ} Hz`);
+    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
+    expect(cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
+    expect(decoded).toEqual([]);
+  });
+});
