@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  cappedDecodeSeconds, CLEANED_BYTES_PER_SECOND, WAV_HEADER_ALLOWANCE_BYTES, writeBombFixtures, type BombFixture, type BombFixtureName,
+} from '../../scripts/audio/bombFixtures.js';
 import type { WorkerTasks } from '../../src/infrastructure/workers/workerTasks.js';
 import { MIN_SOURCE_SAMPLE_RATE_HZ } from '../../src/pipeline/cleanup/cleanAudio.js';
 import { resolveFfmpegBinaries } from '../../src/pipeline/cleanup/ffmpegBinaries.js';
@@ -13,11 +16,9 @@ import type { CallPipeline, PipelineRun } from '../../src/processing/CallPipelin
 import { productionStages } from '../../src/processing/productionPipeline.js';
 import { createServicePipeline, startProcessing, type Processing } from '../../src/processing/startProcessing.js';
 import { callFolders, postUpload, tempFiles } from '../helpers/callInspection.js';
-import { pcmWav, sine } from '../helpers/pcmWav.js';
 import { engineIdle, stageOutcomes, waitForStatus, type CallView } from '../helpers/processingHarness.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
 import { uploadForm } from '../helpers/uploads.js';
-import { generateAudio } from '../pipeline/cleanup/generateAudio.js';
 
 /*
  * Upload abuse with decompression-bomb-like recordings: files of a few hundred bytes to a few
@@ -35,20 +36,14 @@ import { generateAudio } from '../pipeline/cleanup/generateAudio.js';
  * that records the size of every decoded file clean-up hands to `measureLevels` (the decode's
  * finished output, measured before clean-up decides), so "at most limit + 1 s was decoded" is
  * read off the file ffmpeg wrote, not inferred from a stopwatch. (ffmpeg's memory is not
- * asserted; the figures measured for these files are in BENCHMARKS.md.)
+ * asserted; `npm run bench:abuse` measures it, and the time, for these same files.) The fixtures
+ * are built in scripts/audio/bombFixtures.ts, which the benchmark shares.
  */
 
 /** The service's lowest allowed limit, in seconds: keeps a capped decode to ~2 s of ffmpeg work. */
 const LIMIT_SECONDS = 60;
-/** Bytes per second of the cleaned audio: 16 kHz mono s16le. */
-const CLEANED_BYTES_PER_SECOND = 16_000 * 2;
-/** Room for the cleaned WAV's header (RIFF, fmt, ffmpeg's LIST chunk, data: under 100 bytes). */
-const WAV_HEADER_ALLOWANCE_BYTES = 1024;
-/**
- * Longest cleaned audio the decode cap allows, in seconds: limit + 1 s, plus the one packet
- * ffmpeg writes past its byte cap (`-fs`) when that cap is what stops it (~0.1 s).
- */
-const CAPPED_DECODE_SECONDS = LIMIT_SECONDS + 1 + 0.2;
+/** Longest cleaned audio the decode cap allows at this limit, in seconds (61.2). */
+const CAPPED_DECODE_SECONDS = cappedDecodeSeconds(LIMIT_SECONDS);
 /** The same as a file: 16 kHz mono 16-bit PCM (~1.96 MB). */
 const CAPPED_DECODE_BYTES = CAPPED_DECODE_SECONDS * CLEANED_BYTES_PER_SECOND + WAV_HEADER_ALLOWANCE_BYTES;
 
@@ -99,126 +94,14 @@ function observingContext(callId: string, context: StageContext): StageContext {
   };
 }
 
-/**
- * An MP4/M4A with the durations of its movie header (`mvhd`) and every media header (`mdhd`)
- * rewritten to `seconds`, each in its own timescale: what ffprobe reports as the file's length.
- * The samples and their tables stay as they are, so the file still decodes to its true length.
- */
-function withStatedSeconds(mp4: Buffer, seconds: number): Buffer {
-  const patched = Buffer.from(mp4);
-  // Boxes on the way from the top level to mvhd (moov) and mdhd (moov/trak/mdia).
-  const containers = new Set(['moov', 'trak', 'mdia']);
-  let headersPatched = 0;
-  const walk = (start: number, end: number): void => {
-    for (let offset = start; offset + 8 <= end;) {
-      const size = patched.readUInt32BE(offset);
-      const type = patched.toString('latin1', offset + 4, offset + 8);
-      // 0 (to the end of the file) and 1 (a 64-bit size) do not occur in ffmpeg's small files.
-      if (size < 8 || offset + size > end) throw new Error(`unexpected ${type} box size ${size}`);
-      if (containers.has(type)) walk(offset + 8, offset + size);
-      if (type === 'mvhd' || type === 'mdhd') {
-        // Full box: version (1 byte) and flags (3), then creation and modification times,
-        // timescale (ticks per second) and duration: 32-bit fields in version 0, times and
-        // duration 64-bit in version 1.
-        const body = offset + 8;
-        const version = patched.readUInt8(body);
-        const timescaleAt = body + (version === 1 ? 20 : 12);
-        const timescale = patched.readUInt32BE(timescaleAt);
-        if (version === 1) patched.writeBigUInt64BE(BigInt(seconds * timescale), timescaleAt + 4);
-        else patched.writeUInt32BE(seconds * timescale, timescaleAt + 4);
-        headersPatched += 1;
-      }
-      offset += size;
-    }
-  };
-  walk(0, patched.length);
-  if (headersPatched < 2) throw new Error('no mvhd/mdhd boxes found');
-  return patched;
-}
-
-/** A WAV whose RIFF and data sizes both claim `declaredDataBytes` of samples, whatever it holds. */
-function wavClaiming(samples: Int16Array, declaredDataBytes: number): Buffer {
-  const wav = pcmWav(samples, { declaredDataBytes });
-  // RIFF size = everything after its own 8-byte header: "WAVE", fmt (8 + 16), data header (8), data.
-  wav.writeUInt32LE(Math.min(0xffff_ffff, 4 + 24 + 8 + declaredDataBytes), 4);
-  return wav;
-}
-
-/** Ogg's page checksum: CRC-32, polynomial 0x04C11DB7, not reflected, initial value and final XOR 0. */
-function oggCrc(bytes: Buffer): number {
-  let crc = 0;
-  for (const byte of bytes) {
-    crc ^= byte << 24;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000_0000 ? (crc << 1) ^ 0x04c1_1db7 : crc << 1;
-  }
-  return crc >>> 0;
-}
-
-/**
- * An Ogg Vorbis file with the sample rate of its identification header (the first page's only
- * packet: 0x01 "vorbis", version (4 bytes), channels (1), rate (4, little-endian)) set to
- * `sampleRateHz`, and that page's checksum redone. The audio packets are unchanged.
- */
-function withVorbisSampleRate(ogg: Buffer, sampleRateHz: number): Buffer {
-  const patched = Buffer.from(ogg);
-  const segments = patched.readUInt8(26);
-  const packetStart = 27 + segments;
-  const pageEnd = packetStart + [...patched.subarray(27, packetStart)].reduce((sum, size) => sum + size, 0);
-  if (patched.toString('latin1', packetStart + 1, packetStart + 7) !== 'vorbis') throw new Error('not an Ogg Vorbis file');
-  patched.writeUInt32LE(sampleRateHz, packetStart + 12);
-  patched.writeUInt32LE(0, 22);
-  patched.writeUInt32LE(oggCrc(patched.subarray(0, pageEnd)), 22);
-  return patched;
-}
-
-interface Fixture {
-  fileName: string;
-  bytes: Buffer;
-}
-
-type FixtureName = 'threeHoursM4a' | 'oneHertzWav' | 'hiddenAdts' | 'lyingM4a' | 'chainedOgg' | 'fourGigabyteWav' | 'zeroSizeWav' | 'shortOneHertzWav';
-
 let folder: string;
-let fixtures: Record<FixtureName, Fixture>;
+let fixtures: BombFixture[];
 let testApp: TestApp;
 let processing: Processing;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'callscope-bomb-'));
-  // 3 h of silence as AAC at 8 kHz, 8 kbit/s: ~680 KB holding 3 h (1.2 GB as cleaned PCM).
-  const threeHours = await readFile(await generateAudio(join(folder, 'three-hours.m4a'), [
-    '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono', '-t', '10800', '-c:a', 'aac', '-b:a', '8k',
-  ]));
-  // Raw ADTS has no length field: ffprobe estimates one from the bitrate of the first frames. A
-  // loud start (3 s of noise) followed by silence, whose frames are tiny, makes it guess ~24 s
-  // for 10 minutes.
-  const hiddenAdts = await readFile(await generateAudio(join(folder, 'hidden.aac'), [
-    '-f', 'lavfi', '-i', 'anoisesrc=a=0.5:d=3:r=8000', '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono',
-    '-filter_complex', '[0][1]concat=n=2:v=0:a=1,atrim=0:600', '-c:a', 'aac', '-f', 'adts',
-  ]));
-  // Two chained Ogg Vorbis streams: 10 s at 8 kHz, then the same packets under a header saying
-  // 1 Hz (10 s at 8 kHz is 80 000 samples: 22 h at 1 Hz). ffprobe reads the first link only.
-  const vorbis = await readFile(await generateAudio(join(folder, 'ten-seconds.ogg'), [
-    '-f', 'lavfi', '-i', 'sine=f=300:d=10:r=8000', '-c:a', 'libvorbis',
-  ]));
-  // Samples at 1 sample per second, as the header says, each of which becomes 16 000 cleaned
-  // samples: 48 000 (96 KB) resample to 13 h 20 min (1.5 GB of cleaned PCM).
-  const oneHertz = (samples: number) => Int16Array.from({ length: samples }, (_, index) => ((index * 7919) % 20_000) - 10_000);
-  // 2 s of a tone behind headers claiming 4 GB (~37 h at 16 kHz mono) or nothing at all.
-  const twoSecondTone = sine(440, 2, 0.5);
-
-  fixtures = {
-    threeHoursM4a: { fileName: 'three-hours.m4a', bytes: threeHours },
-    oneHertzWav: { fileName: 'one-hertz.wav', bytes: pcmWav(oneHertz(48_000), { sampleRate: 1 }) },
-    hiddenAdts: { fileName: 'hidden.aac', bytes: hiddenAdts },
-    // The same 3 hours, its headers saying 10 s.
-    lyingM4a: { fileName: 'lying.m4a', bytes: withStatedSeconds(threeHours, 10) },
-    chainedOgg: { fileName: 'chained.ogg', bytes: Buffer.concat([vorbis, withVorbisSampleRate(vorbis, 1)]) },
-    fourGigabyteWav: { fileName: 'four-gigabytes.wav', bytes: wavClaiming(twoSecondTone, 0xffff_fff0) },
-    zeroSizeWav: { fileName: 'zero-size.wav', bytes: wavClaiming(twoSecondTone, 0) },
-    // 50 samples at 1 Hz: 144 bytes stating 50 s, under the limit.
-    shortOneHertzWav: { fileName: 'short-one-hertz.wav', bytes: pcmWav(oneHertz(50), { sampleRate: 1 }) },
-  };
+  fixtures = await writeBombFixtures(folder);
 
   testApp = await startTestApp({
     MAX_AUDIO_DURATION_SECONDS: String(LIMIT_SECONDS),
@@ -238,11 +121,15 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
+function fixtureNamed(name: BombFixtureName): BombFixture {
+  const fixture = fixtures.find((candidate) => candidate.name === name);
+  if (!fixture) throw new Error(`no fixture ${name}`);
+  return fixture;
+}
+
 /** What clean-up's probe reads from a fixture's headers: the length it states, its sample rate. */
-async function probed(fixture: Fixture): Promise<ProbedAudio> {
-  const path = join(folder, `probe-${fixture.fileName}`);
-  await writeFile(path, fixture.bytes);
-  return probeAudio(path, resolveFfmpegBinaries().ffprobePath);
+function probed(fixture: BombFixture): Promise<ProbedAudio> {
+  return probeAudio(fixture.path, resolveFfmpegBinaries().ffprobePath);
 }
 
 interface ProcessedUpload {
@@ -257,9 +144,9 @@ interface ProcessedUpload {
  * (a COMPLETED call fails the wait at once) and for its run to finish cleaning up, then checks
  * that the run left no working file and no temp file.
  */
-async function uploadUntilFailed(fixture: Fixture): Promise<ProcessedUpload> {
+async function uploadUntilFailed(fixture: BombFixture): Promise<ProcessedUpload> {
   const client = testApp.as('mallory');
-  const response = await postUpload(client, uploadForm(fixture.bytes, fixture.fileName, { metadata: { title: 'Bomb', contactName: 'Eve' } }));
+  const response = await postUpload(client, uploadForm(await readFile(fixture.path), basename(fixture.path), { metadata: { title: 'Bomb', contactName: 'Eve' } }));
   expect(response.status).toBe(202);
   const { callId, status } = (await response.json()) as { callId: string; status: string };
   expect(status).toBe('QUEUED');
@@ -271,7 +158,7 @@ async function uploadUntilFailed(fixture: Fixture): Promise<ProcessedUpload> {
   // The run removed its working folder; nothing of the upload is left in DATA_DIR/tmp.
   expect(existsSync(join(testApp.dataDir, 'objects', 'calls', callId, 'work'))).toBe(false);
   expect(callFolders(testApp.dataDir)).toContain(callId);
-  expect(await readdir(join(testApp.dataDir, 'objects', 'calls', callId))).toEqual([`original.${fixture.fileName.split('.').pop()}`]);
+  expect(await readdir(join(testApp.dataDir, 'objects', 'calls', callId))).toEqual([`original${extname(fixture.path)}`]);
   expect(tempFiles(testApp.dataDir)).toEqual([]);
   return { callId, view, decoded: decodedByCall.get(callId) ?? [] };
 }
@@ -289,8 +176,10 @@ describe('decompression-bomb-like uploads', () => {
     ['3 h of silence as a 680 KB m4a', 'threeHoursM4a', 10_800, '3 h 0 min'],
     ['a 96 KB WAV of 48 000 samples at 1 sample per second', 'oneHertzWav', 48_000, '13 h 20 min'],
   ] as const)('%s that states its length is refused from the header, before any decoding', async (_label, name, seconds, length) => {
-    const fixture = fixtures[name];
-    expect(fixture.bytes.length).toBeLessThan(1_000_000);
+    const fixture = fixtureNamed(name);
+    expect(fixture.sizeBytes).toBeLessThan(1_000_000);
+    // The benchmark judges each fixture by its `expected`: it must say what this test proves.
+    expect(fixture.expected).toEqual({ outcome: 'refused-from-header', statedSeconds: seconds });
     // The premise: the header states the hours.
     expect((await probed(fixture)).containerDurationSeconds).toBeCloseTo(seconds, 0);
 
@@ -309,8 +198,9 @@ describe('decompression-bomb-like uploads', () => {
     ['a 680 KB m4a of 3 h whose headers say 10 s', 'lyingM4a'],
     ['a 20 KB chained Ogg whose second link says 1 Hz (22 h) behind 10 s at 8 kHz', 'chainedOgg'],
   ] as const)('%s is stopped by the decode cap at limit + 1 s', async (_label, name) => {
-    const fixture = fixtures[name];
-    expect(fixture.bytes.length).toBeLessThan(1_000_000);
+    const fixture = fixtureNamed(name);
+    expect(fixture.sizeBytes).toBeLessThan(1_000_000);
+    expect(fixture.expected).toEqual({ outcome: 'capped' });
     // The premise: the headers ffprobe reads hide the length (they state less than the limit,
     // at an ordinary rate), so only decoding can tell.
     const { containerDurationSeconds, sampleRateHz } = await probed(fixture);
@@ -335,7 +225,8 @@ describe('decompression-bomb-like uploads', () => {
     ['4 GB (~37 h)', 'fourGigabyteWav'],
     ['0 bytes', 'zeroSizeWav'],
   ] as const)('a 64 KB WAV whose RIFF and data sizes claim %s is cleaned as the 2 s it holds', async (_label, name) => {
-    const fixture = fixtures[name];
+    const fixture = fixtureNamed(name);
+    expect(fixture.expected).toEqual({ outcome: 'processed', seconds: 2 });
     // The premise: the probe clamps the claim to the bytes present.
     expect((await probed(fixture)).containerDurationSeconds).toBeCloseTo(2, 1);
 
@@ -352,7 +243,8 @@ describe('decompression-bomb-like uploads', () => {
   });
 
   test('a 144-byte WAV at 1 sample per second, stating 50 s (under the limit), is refused for its sample rate before any decoding', async () => {
-    const fixture = fixtures.shortOneHertzWav;
+    const fixture = fixtureNamed('shortOneHertzWav');
+    expect(fixture.expected).toEqual({ outcome: 'refused-sample-rate', sampleRateHz: 1 });
     // The premise: the length passes; each of its samples would become 16 000.
     expect(await probed(fixture)).toMatchObject({ containerDurationSeconds: 50, sampleRateHz: 1 });
 
