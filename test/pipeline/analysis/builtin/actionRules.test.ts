@@ -29,6 +29,13 @@ describe('what is no action', () => {
     const facts = factsOf([['D', "Keep the bucket there, and we'll get it sorted."], ['D', 'I need to move it.'], ['S', "I'll sign it by Friday."]]);
     expect(titles(facts)).toEqual(['Sign it']);
   });
+
+  test('a promise cut off after its determiner (a segment ending mid-sentence) gets no title like "Send the to Sheila"', () => {
+    const cut = factsOf([['D', 'I will send you the'], ['S', 'signed referral letter by Friday.']]);
+    expect(titles(cut).filter((title) => /\b(the|a|an)\b( to|$)/i.test(title))).toEqual([]);
+    const cutWithDate = factsOf([['D', "I'll send you the"], ['D', 'Thanks. I will email you a by Friday.']]);
+    expect(titles(cutWithDate).filter((title) => /\b(the|a|an)\b( to|$)/i.test(title))).toEqual([]);
+  });
 });
 
 describe('who owns an action', () => {

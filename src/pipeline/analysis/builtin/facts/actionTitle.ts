@@ -28,12 +28,15 @@ export interface PronounTargets {
  */
 export function actionTitle(clause: string, removable: readonly string[], targets: PronounTargets, words: ActionWords): string {
   const end = words.clauseEnd.exec(clause);
-  const action = end && end.index > 0 ? clause.slice(0, end.index) : clause;
+  // A clause cut off after a determiner ("I'll send you the", where a segment ended mid-sentence)
+  // has no object: without the dangling word it reads "send you", not "send the to Sheila".
+  const danglingDeterminer = new RegExp(`(?:\\s+(?:${anyOfWords(words.determiners)}))+[\\s.,;:?!]*$`, 'i');
+  const action = (end && end.index > 0 ? clause.slice(0, end.index) : clause).replace(danglingDeterminer, '');
   const prepositions = anyOfWords(words.datePrepositions);
   const shortened = removable.reduce(
     (text, said) => text.replace(new RegExp(`(?:\\s+(?:${prepositions}))?\\s*${escapeRegExp(said)}`, 'i'), ''),
     action,
-  );
+  ).replace(danglingDeterminer, '');
   // "meet next Tuesday at 3" without its date is a bare verb: then the date stays.
   let text = shortened.trim().split(/\s+/).length > 1 ? shortened : action;
   const nameOf = (pronoun: string) => (pronoun.toLowerCase() === 'you' ? targets.addresseeName : targets.speakerName);
