@@ -1,11 +1,11 @@
 /** What the bench scripts share: the models to run with, and how much memory the run takes. */
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { resolveModelPath } from '../src/infrastructure/health/readinessChecks.js';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
+import { childProcessIds, processStatus } from '../src/infrastructure/processes/processStatus.js';
 
 /** The configured model files, or the shared development models where those are missing. */
 export function modelsWithSharedFallback(): Record<string, string> {
@@ -24,20 +24,11 @@ export function modelsWithSharedFallback(): Record<string, string> {
 
 /** Resident memory of this process and all its descendants (ffmpeg, whisper.cpp), MB (Linux /proc). */
 export async function residentMegabytes(): Promise<number> {
-  let kilobytes = 0;
-  for (const pid of await descendants(process.pid)) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    kilobytes += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  }
-  return kilobytes / 1024;
+  const statuses = await Promise.all((await descendants(process.pid)).map(processStatus));
+  return statuses.reduce((kilobytes, status) => kilobytes + (status?.residentKilobytes ?? 0), 0) / 1024;
 }
 
 async function descendants(pid: number): Promise<number[]> {
-  const found = [pid];
-  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  for (const task of tasks) {
-    const children = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
-    for (const child of children.split(' ').filter(Boolean)) found.push(...(await descendants(Number(child))));
-  }
-  return found;
+  const below = await Promise.all((await childProcessIds(pid)).map(descendants));
+  return [pid, ...below.flat()];
 }

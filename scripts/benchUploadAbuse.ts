@@ -19,12 +19,13 @@
  * decodes 2 h before the cap stops it: ~160 s each.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config/loadConfig.js';
+import { childProcessIds, processStatus } from '../src/infrastructure/processes/processStatus.js';
 import type { WorkerTasks } from '../src/infrastructure/workers/workerTasks.js';
 import { cleanAudio, MIN_SOURCE_SAMPLE_RATE_HZ } from '../src/pipeline/cleanup/cleanAudio.js';
 import { cleanupFailures } from '../src/pipeline/cleanup/cleanupFailures.js';
@@ -189,21 +190,13 @@ async function measureCleanup(sourcePath: string, outputDir: string, maxDuration
 }
 
 /**
- * Name and VmHWM (peak resident set, kB) of each live child process of this one, read from
- * /proc/<pid>/task/<tid>/children. A child between fork and exec still bears Node's name and
- * memory; its entry is told apart by that name.
+ * Name and peak resident memory (kB) of each live child process of this one. A child between
+ * fork and exec still bears Node's name and memory; its entry is told apart by that name.
  */
 async function childProcessMemory(): Promise<{ name: string; highWaterKilobytes: number }[]> {
-  const tasks = await readdir(`/proc/${process.pid}/task`);
-  const childLists = await Promise.all(tasks.map((task) => readFile(`/proc/${process.pid}/task/${task}/children`, 'utf8').catch(() => '')));
-  const children = childLists.flatMap((list) => list.split(' ').filter(Boolean));
-  const statuses = await Promise.all(children.map((pid) => readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')));
-  return statuses.flatMap((status) => {
-    const name = /^Name:\t(.*)$/m.exec(status)?.[1];
-    // A child that exited since its pid was listed (or a zombie: no VmHWM left) has no figure.
-    const highWater = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
-    return name !== undefined && highWater !== undefined ? [{ name, highWaterKilobytes: Number(highWater) }] : [];
-  });
+  const statuses = await Promise.all((await childProcessIds(process.pid)).map(processStatus));
+  // A child that exited since its pid was listed (or a zombie: no peak left) has no figure.
+  return statuses.flatMap((status) => (status?.peakResidentKilobytes !== undefined ? [{ name: status.name, highWaterKilobytes: status.peakResidentKilobytes }] : []));
 }
 
 /** How `measured` departs from what the upload-abuse test expects of `fixture` at `limit` seconds; [] when it does not. */

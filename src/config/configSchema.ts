@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { holdPointNamePattern } from '../infrastructure/faults/holdPoints.js';
 
 /**
  * Every setting of the service, read from environment variables of the same name.
@@ -67,7 +68,7 @@ export const ConfigSchema = Type.Object({
   SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: Type.Number({ minimum: 0, maximum: 1, default: 0.75, description: 'Voice-match score at or above which a speaker is the user with MEDIUM confidence. Defaults to `0.75`.' }),
   SERVICE_VOICE_CONSENT_VERSION: Type.String({ minLength: 1, maxLength: 64, default: '1', description: 'Version of the consent text the app shows, stamped on each voice profile. Defaults to `1`.' }),
   SERVICE_VOICE_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'File holding the 32-byte key that encrypts voice embeddings at rest (created, mode 0600, when missing). Unset: `<DATA_DIR>/keys/voice-embeddings.key`.' })),
-  FAULT_HOLD_AT: Type.Optional(Type.String({ pattern: '^\\s*(upload\\.accept|results\\.store|stage\\.[A-Za-z]+)\\s*(,\\s*(upload\\.accept|results\\.store|stage\\.[A-Za-z]+)\\s*)*$', description: 'Fault testing only, never in production: comma-separated points where the service stops and waits so a test can kill it there (`upload.accept`, `stage.<name>` such as `stage.analysis`, `results.store`; see src/infrastructure/faults/holdPoints.ts). Unset: none.' })),
+  FAULT_HOLD_AT: Type.Optional(Type.String({ pattern: `^\\s*(${holdPointNamePattern})\\s*(,\\s*(${holdPointNamePattern})\\s*)*$`, description: 'Fault testing only, never in production: comma-separated points where the service stops and waits so a test can kill it there (`upload.accept`, `stage.<name>` such as `stage.analysis`, `results.store`; see src/infrastructure/faults/holdPoints.ts). Unset: none.' })),
 });
 
 export type Config = Static<typeof ConfigSchema>;

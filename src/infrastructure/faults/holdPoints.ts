@@ -11,6 +11,9 @@
  */
 export type HoldPointName = 'upload.accept' | 'results.store' | `stage.${string}`;
 
+/** A {@link HoldPointName} as a regular-expression alternation (`FAULT_HOLD_AT` is checked against it). */
+export const holdPointNamePattern = String.raw`upload\.accept|results\.store|stage\.[A-Za-z]+`;
+
 let armed: ReadonlySet<string> = new Set();
 let reached: (name: HoldPointName) => void = () => undefined;
 

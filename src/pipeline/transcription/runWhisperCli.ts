@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { processStatus } from '../../infrastructure/processes/processStatus.js';
 import type { StageContext } from '../StageContext.js';
 
 export interface WhisperCliOutcome {
@@ -52,13 +52,19 @@ export async function runWhisperCli(
   const kill = () => child.kill('SIGKILL');
   signal.addEventListener('abort', kill, { once: true });
   let exceededMemory = false;
+  let checking = false;
   const memoryWatch = Number.isFinite(maxResidentBytes) && child.pid !== undefined
     ? setInterval(() => {
-      const resident = residentBytesOf(child.pid!);
-      if (resident !== undefined && resident > maxResidentBytes) {
-        exceededMemory = true;
-        kill();
-      }
+      // One read at a time: a slow /proc read must not pile up checks.
+      if (checking) return;
+      checking = true;
+      void processStatus(child.pid!).then((status) => {
+        checking = false;
+        if (status?.residentKilobytes !== undefined && status.residentKilobytes * 1024 > maxResidentBytes) {
+          exceededMemory = true;
+          kill();
+        }
+      });
     }, memoryCheckIntervalMs)
     : undefined;
 
@@ -96,16 +102,6 @@ export async function runWhisperCli(
   } finally {
     clearInterval(memoryWatch);
     signal.removeEventListener('abort', kill);
-  }
-}
-
-/** Resident memory of a process, bytes (`VmRSS` of /proc/<pid>/status); undefined once it is gone or without /proc. */
-function residentBytesOf(pid: number): number | undefined {
-  try {
-    const kilobytes = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1];
-    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
-  } catch {
-    return undefined;
   }
 }
 
