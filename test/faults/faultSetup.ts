@@ -7,7 +7,7 @@ import { waitFor } from '../helpers/processingHarness.js';
 import { uploadForm } from '../helpers/uploads.js';
 import { speakerClips, writeToyVoiceModel } from '../pipeline/voice/toyVoiceModel.js';
 import { sampleCallScript, writeScriptedWhisperCli } from './scriptedWhisper.js';
-import { asUser, filesNamedByRows, query, storedFiles, type ServerProcess } from './serverProcess.js';
+import { asUser, filesNamedByRows, query, storedFiles, type ServerProcess } from '../helpers/serverProcess.js';
 
 const shared = resolve(import.meta.dirname, '../../../shared');
 

@@ -3,7 +3,7 @@ import type { CallStatus } from '../../src/domain/calls/callTypes.js';
 import { waitFor } from '../helpers/processingHarness.js';
 import { pcmWav, sine } from '../helpers/pcmWav.js';
 import { uploadForm } from '../helpers/uploads.js';
-import { asUser, killProcessGroup, newDataDir, query, stageOutcomes, startServer, type ServerProcess } from './serverProcess.js';
+import { asUser, killProcessGroup, newDataDir, query, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
 
 // Needs the bundled ffmpeg: the real server runs the real production pipeline (clean-up stage),
 // killed while ffmpeg is at work (no hold point: a kill at an arbitrary moment of real work).

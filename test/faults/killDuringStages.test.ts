@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { productionStages } from '../../src/processing/productionPipeline.js';
 import { callCount, enrolVoice, expectNoOrphans, faultRig, uploadSample, waitForOutcome, type CallOutcome, type FaultRig } from './faultSetup.js';
-import { killServer, newDataDir, stageOutcomes, startServer, waitForHold } from './serverProcess.js';
+import { killServer, newDataDir, stageOutcomes, startServer, waitForHold } from '../helpers/serverProcess.js';
 
 // SIGKILL of the real service (and its ffmpeg and whisper-cli) while a call is in each stage of
 // the production pipeline, and just before its results are committed; then a restart on the same

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitFor } from '../helpers/processingHarness.js';
 import { callCount, expectNoOrphans, faultRig, sampleCall, sampleMetadata, uploadSample, waitForOutcome, type FaultRig } from './faultSetup.js';
-import { killServer, newDataDir, startServer, storedFiles, waitForHold, type ServerProcess } from './serverProcess.js';
+import { killServer, newDataDir, startServer, storedFiles, waitForHold, type ServerProcess } from '../helpers/serverProcess.js';
 
 // SIGKILL of the real service while an upload arrives, while it is being stored, and while
 // accepted calls wait in the queue; then a restart on the same DATA_DIR. A client whose request

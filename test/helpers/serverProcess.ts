@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
-import { waitFor } from '../helpers/processingHarness.js';
+import { waitFor } from './processingHarness.js';
 
 // The real service as an operator runs it (`node --import tsx src/server.ts`), in its own process
 // group so that SIGKILL takes its ffmpeg and whisper-cli children with it, as a power cut or the
