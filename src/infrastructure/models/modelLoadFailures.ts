@@ -46,3 +46,36 @@ export async function modelLoadFailed(path: string): Promise<boolean> {
   if (failures.get(absolute) === failed) failures.delete(absolute);
   return false;
 }
+
+/** A model file `work` loads, and the stage failures that mean it could not. */
+export interface LoadedModel {
+  path: string;
+  /** The failures (compared by kind and reason) that are held against this file. */
+  unusable: readonly StageFailure[];
+}
+
+/**
+ * Runs `work`, which loads `models` (undefined entries: models not used this time), keeping
+ * readiness's record of them: a failure of `work` that is one of a model's `unusable` failures
+ * is recorded against the file's version taken before the load; success clears the records of
+ * the models `work` did load (`loaded(result)`, all of them by default).
+ */
+export async function whileLoadingModels<T>(
+  models: readonly (LoadedModel | undefined)[],
+  work: () => Promise<T>,
+  loaded: (result: T) => boolean = () => true,
+): Promise<T> {
+  const watched = models.filter((model): model is LoadedModel => model !== undefined);
+  const versions = await Promise.all(watched.map((model) => modelFileVersion(model.path)));
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    watched.forEach((model, index) => {
+      for (const unusable of model.unusable) recordIfModelUnusable(error, unusable, model.path, versions[index]);
+    });
+    throw error;
+  }
+  if (loaded(result)) for (const model of watched) clearModelLoadFailure(model.path);
+  return result;
+}

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
 import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
-import { clearModelLoadFailure, modelFileVersion, recordIfModelUnusable } from '../../infrastructure/models/modelLoadFailures.js';
+import { whileLoadingModels } from '../../infrastructure/models/modelLoadFailures.js';
 import { modelDisplayName } from '../../infrastructure/models/resolveModelPath.js';
 import type { CleanedAudio } from '../cleanup/cleanAudio.js';
 import type { Diarization } from '../speechTypes.js';
@@ -50,9 +50,6 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
   const configuredEmbeddingPath = embeddingModel === undefined ? undefined : resolveModelPath(embeddingModel);
   const embeddingModelPath = configuredEmbeddingPath !== undefined && existsSync(configuredEmbeddingPath) ? configuredEmbeddingPath : undefined;
   for (const modelPath of [segmentationModelPath, embeddingModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
-  // Taken before the worker loads them, so a failure is held against the versions it loaded.
-  const segmentationVersion = await modelFileVersion(segmentationModelPath);
-  const embeddingVersion = embeddingModelPath === undefined ? undefined : await modelFileVersion(embeddingModelPath);
   context.signal.throwIfAborted();
   context.reportProgress(0);
 
@@ -60,7 +57,12 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
   const expectedMs = Math.max(1000, (cleaned.durationSeconds / ASSUMED_SPEED) * 1000);
   const timer = setInterval(() => context.reportProgress(Math.min(0.95, (Date.now() - started) / expectedMs)), PROGRESS_INTERVAL_MS);
   try {
-    const result = await context.runInWorker('diarize', {
+    // Readiness reports a model no call can load (an own model is verified by nothing else).
+    const models = [
+      { path: segmentationModelPath, unusable: [diarizationFailures.segmentationModelUnusable(modelDisplayName(segmentationModelPath))] },
+      embeddingModelPath === undefined ? undefined : { path: embeddingModelPath, unusable: [diarizationFailures.embeddingModelUnusable(modelDisplayName(embeddingModelPath))] },
+    ];
+    const result = await whileLoadingModels(models, () => context.runInWorker('diarize', {
       monoPath: cleaned.monoPath,
       stereoPath: cleaned.stereoPath,
       channelActiveFractions: cleaned.levels.channelActiveFractions,
@@ -70,22 +72,10 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
         ...diarizationOptions,
         ...(diarizationOptions.speakerCount === undefined && embeddingModelPath === undefined ? { speakerCount: maxSpeakersWithoutEmbeddings } : {}),
       },
-    });
+    }), (diarized) => diarized.method !== 'channel'); // a stereo call diarized by channel loads neither model
     context.signal.throwIfAborted();
-    // Stereo calls diarized by channel load neither model: only a diarization by the models clears their failures.
-    if (result.method !== 'channel') {
-      clearModelLoadFailure(segmentationModelPath);
-      if (embeddingModelPath !== undefined) clearModelLoadFailure(embeddingModelPath);
-    }
     context.reportProgress(1);
     return result;
-  } catch (error) {
-    // Readiness reports a model no call can load (an own model is verified by nothing else).
-    recordIfModelUnusable(error, diarizationFailures.segmentationModelUnusable(modelDisplayName(segmentationModelPath)), segmentationModelPath, segmentationVersion);
-    if (embeddingModelPath !== undefined) {
-      recordIfModelUnusable(error, diarizationFailures.embeddingModelUnusable(modelDisplayName(embeddingModelPath)), embeddingModelPath, embeddingVersion);
-    }
-    throw error;
   } finally {
     clearInterval(timer);
   }

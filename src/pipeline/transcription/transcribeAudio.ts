@@ -2,7 +2,7 @@ import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
-import { clearModelLoadFailure, modelFileVersion, recordIfModelUnusable } from '../../infrastructure/models/modelLoadFailures.js';
+import { whileLoadingModels } from '../../infrastructure/models/modelLoadFailures.js';
 import { modelDisplayName } from '../../infrastructure/models/resolveModelPath.js';
 import { packageRoot } from '../../infrastructure/packageRoot.js';
 import type { StageContext } from '../StageContext.js';
@@ -70,10 +70,7 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
   if (!(await isFile(options.modelPath))) throw transcriptionFailures.modelMissing(modelDisplayName(options.modelPath));
   const vadModelPath = options.vadModelPath !== undefined && (await isFile(options.vadModelPath)) ? options.vadModelPath : undefined;
   for (const modelPath of [options.modelPath, vadModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
-  // Taken before whisper-cli loads them, so a failure is held against the versions it loaded.
-  const modelVersion = await modelFileVersion(options.modelPath);
   const maxMemoryBytes = options.maxMemoryBytes ?? defaultMaxMemoryBytes((await stat(options.modelPath)).size);
-  const vadModelVersion = vadModelPath === undefined ? undefined : await modelFileVersion(vadModelPath);
   const language = options.language ?? 'auto';
 
   const outputDir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'whisper-'));
@@ -88,18 +85,21 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
       vadModelPath,
       useGpu: options.useGpu ?? true,
     });
-    const outcome = await runWhisperCli(whisperCliPath, args, input.durationSeconds, context, maxMemoryBytes);
-    const output = await readFile(`${outputBase}.json`, 'utf8').catch(() => undefined);
-    const failure = failureOf(outcome, output !== undefined, { ...options, language, vadModelPath, maxMemoryBytes });
     // Readiness reports a model whisper cannot load (an own model is verified by nothing else), until it changes or loads.
-    recordIfModelUnusable(failure, transcriptionFailures.modelUnusable(modelDisplayName(options.modelPath)), options.modelPath, modelVersion);
-    recordIfModelUnusable(failure, transcriptionFailures.memoryExceeded(modelDisplayName(options.modelPath), maxMemoryBytes), options.modelPath, modelVersion);
-    if (vadModelPath !== undefined) recordIfModelUnusable(failure, transcriptionFailures.vadModelUnusable(modelDisplayName(vadModelPath)), vadModelPath, vadModelVersion);
-    if (failure) throw failure;
-    clearModelLoadFailure(options.modelPath);
-    if (vadModelPath !== undefined) clearModelLoadFailure(vadModelPath);
+    const modelName = modelDisplayName(options.modelPath);
+    const models = [
+      { path: options.modelPath, unusable: [transcriptionFailures.modelUnusable(modelName), transcriptionFailures.memoryExceeded(modelName, maxMemoryBytes)] },
+      vadModelPath === undefined ? undefined : { path: vadModelPath, unusable: [transcriptionFailures.vadModelUnusable(modelDisplayName(vadModelPath))] },
+    ];
+    const { outcome, output } = await whileLoadingModels(models, async () => {
+      const ran = await runWhisperCli(whisperCliPath, args, input.durationSeconds, context, maxMemoryBytes);
+      const written = await readFile(`${outputBase}.json`, 'utf8').catch(() => undefined);
+      const failure = failureOf(ran, written !== undefined, { ...options, language, vadModelPath, maxMemoryBytes });
+      if (failure) throw failure;
+      return { outcome: ran, output: written! };
+    });
 
-    const json = parseWhisperJson(output!);
+    const json = parseWhisperJson(output);
     const detected = whisperLanguage(json);
     if (detected === undefined) throw new Error('whisper-cli reported no language');
     const words = wordsFromWhisperJson(json, {

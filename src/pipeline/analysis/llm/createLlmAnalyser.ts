@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Value } from 'typebox/value';
 import { assertModelUsable } from '../../../infrastructure/models/assertModelUsable.js';
-import { clearModelLoadFailure, modelFileVersion, recordIfModelUnusable } from '../../../infrastructure/models/modelLoadFailures.js';
+import { whileLoadingModels } from '../../../infrastructure/models/modelLoadFailures.js';
 import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { AnalysisSchema, type Analysis, type AnalysisProducer } from '../../../domain/analysis/analysisSchema.js';
 import type { Segment } from '../../../domain/transcripts/transcriptSchema.js';
@@ -108,14 +108,14 @@ async function analyse(input: AnalysisInput, context: StageContext, settings: An
   const pending = chunkTranscript(lines, (line) => estimateTokens(line.text), lineBudget);
   const speakerIds = speakers.map((speaker) => speaker.speakerId);
 
-  // Taken before a worker loads it, so a failure to load is held against the version it loaded.
-  const modelVersion = await modelFileVersion(settings.modelPath);
+  // Readiness reports a model no call can load (an own model is verified by nothing else), until it changes or loads.
+  const model = { path: settings.modelPath, unusable: [llmModelUnusable(modelDisplayName(settings.modelPath))] };
   const answers: ChunkAnswer[] = [];
   while (pending.length > 0) {
     context.signal.throwIfAborted();
     const chunk = pending.shift()!;
     const part: PromptPart = { index: answers.length + 1, count: answers.length + 1 + pending.length };
-    const generation = await context.runInWorker('llmAnalyseChunk', {
+    const generation = await whileLoadingModels([model], () => context.runInWorker('llmAnalyseChunk', {
       model: { modelPath: settings.modelPath, gpu: settings.gpu },
       contextSize: settings.contextSize,
       threads: settings.threads,
@@ -123,12 +123,7 @@ async function analyse(input: AnalysisInput, context: StageContext, settings: An
       userPrompt: chunkPrompt(input, chunk.map((line) => line.text), part),
       schema: analysisGenerationSchema({ segmentIds: chunk.map((line) => line.segment.id), speakerIds }, settings.limits),
       maxOutputTokens: settings.maxOutputTokens,
-    }).catch((error: unknown) => {
-      // Readiness reports a model no call can load (an own model is verified by nothing else), until it changes or loads.
-      recordIfModelUnusable(error, llmModelUnusable(modelDisplayName(settings.modelPath)), settings.modelPath, modelVersion);
-      throw error;
-    });
-    clearModelLoadFailure(settings.modelPath);
+    }));
     if (generation.kind === 'too_long') {
       pending.unshift(...splitChunk(chunk));
       continue;
