@@ -80,6 +80,36 @@ describe('admin pages from a folder', () => {
   });
 });
 
+describe('pages framed by the shared layout', () => {
+  let root: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'callscope-ui-layout-'));
+    mkdirSync(join(root, 'layout'));
+    writeFileSync(join(root, 'layout', 'page.html'), '<title>{{title}}</title><script src="{{script}}"></script><body>{{body}}</body>');
+    writeFileSync(join(root, 'layout', 'topbar.html'), '<nav>sections</nav>');
+    writeFileSync(join(root, 'status.html'), '<!-- layout {"title": "Status · admin", "topbar": true} -->\n<main>costs $& and $1</main>');
+    writeFileSync(join(root, 'login.html'), '<!-- layout {"title": "Sign in"} -->\n<main>form</main>');
+    app = Fastify();
+    app.setErrorHandler(handleError);
+    await app.register(staticPages, { uiRoot: root, prefix: '/admin' });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('a page with the layout directive gets the head with its title and script, and the top bar when it asks for it', async () => {
+    expect((await app.inject('/admin/status')).body).toBe('<title>Status · admin</title><script src="/admin/status.js"></script><body><nav>sections</nav><main>costs $& and $1</main></body>');
+    expect((await app.inject('/admin/login')).body).toBe('<title>Sign in</title><script src="/admin/login.js"></script><body><main>form</main></body>');
+  });
+
+  test('the layout\'s parts are not served on their own', async () => {
+    for (const path of ['/admin/layout/page.html', '/admin/layout/topbar.html']) expect((await app.inject(path)).statusCode, path).toBe(404);
+  });
+});
+
 describe('the admin area in the app', () => {
   let testApp: TestApp;
   beforeAll(async () => { testApp = await startTestApp(); });
