@@ -14,13 +14,16 @@
  *   no other example is built.
  * - `GGML_NATIVE=ON`: the binary is tuned for the CPU of the box that builds it (AVX2, AVX-512…),
  *   which is right for an appliance that builds itself during install, and wrong for an image
- *   built on one machine and run on another: add `-DGGML_NATIVE=OFF` there (see the README).
+ *   built on one machine and run on another: add `-DGGML_NATIVE=OFF` there (see docs/operations.md, "GPU image").
  * - `WHISPER_CMAKE_FLAGS` (split on whitespace) is appended to the configure flags, e.g.
  *   `WHISPER_CMAKE_FLAGS="-DGGML_CUDA=ON"` for the GPU image (Dockerfile.gpu).
+ * - Quiet: cmake's and the compiler's output (whisper.cpp's own sources print hundreds of
+ *   compiler warnings we cannot fix) goes to `native/build.log`; a failed step prints the log's
+ *   last lines. `--verbose` streams it to the terminal instead.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +37,11 @@ const binaryPath = join(binDir, 'whisper-cli');
 const stampPath = join(binDir, 'whisper-cli.stamp.json');
 /** Written into the build folder after configure: a folder configured differently is wiped first. */
 const buildStampPath = join(buildDir, 'callscope-configure.json');
+/** Everything cmake and the compiler print, kept for when a build fails. */
+const logPath = join(root, 'native', 'build.log');
+/** Lines of the log shown when a step fails. */
+const failureTailLines = 40;
+const verbose = process.argv.includes('--verbose');
 
 /** Folders of the bundled tree that are not build inputs: configure writes into `bindings/`, nodejs-whisper downloads into `models/`. */
 const notSources = new Set(['bindings', 'models', 'samples', 'tests', '.git', '.github', 'build']);
@@ -55,10 +63,17 @@ function fail(message) {
   process.exit(1);
 }
 
+/** Runs one build step with its output appended to the build log (or on the terminal with --verbose). */
 function run(command, args) {
-  const result = spawnSync(command, args, { stdio: 'inherit' });
+  appendFileSync(logPath, `\n$ ${command} ${args.join(' ')}\n`);
+  const log = verbose ? undefined : openSync(logPath, 'a');
+  const result = spawnSync(command, args, { stdio: verbose ? 'inherit' : ['ignore', log, log] });
+  if (log !== undefined) closeSync(log);
   if (result.error) fail(`could not run ${command}: ${result.error.message}`);
-  if (result.status !== 0) fail(`\`${command} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal}); see the output above.`);
+  if (result.status !== 0) {
+    const tail = verbose ? '' : `\n--- last lines of ${relative(root, logPath)} ---\n${readFileSync(logPath, 'utf8').trimEnd().split('\n').slice(-failureTailLines).join('\n')}\n---`;
+    fail(`\`${command} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal}).${tail}\nThe whole output is in ${relative(root, logPath)}.`);
+  }
 }
 
 function commandWorks(command, args = ['--version']) {
@@ -136,6 +151,7 @@ function main() {
   // A build folder configured with other flags or sources keeps stale cache entries: start afresh.
   if (existsSync(buildDir) && !sameStamp(readJson(buildStampPath), wanted)) rmSync(buildDir, { recursive: true, force: true });
   mkdirSync(buildDir, { recursive: true });
+  writeFileSync(logPath, `build:native ${new Date().toISOString()}\n`);
 
   const cores = availableParallelism();
   console.log(`build:native: building whisper-cli (whisper.cpp ${wanted.whisperCpp}) with ${cores} cores; about 1.5 minutes on 2 cores…`);
@@ -153,7 +169,7 @@ function main() {
   renameSync(partial, binaryPath);
   const buildSeconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(stampPath, `${JSON.stringify({ ...wanted, builtAt: new Date().toISOString(), buildSeconds }, null, 2)}\n`);
-  console.log(`build:native: built ${relative(root, binaryPath)} in ${buildSeconds} s`);
+  console.log(`build:native: built ${relative(root, binaryPath)} in ${buildSeconds} s (build output in ${relative(root, logPath)})`);
 }
 
 main();

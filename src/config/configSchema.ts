@@ -4,7 +4,7 @@ import { holdPointNamePattern } from '../infrastructure/faults/holdPoints.js';
 /**
  * Every setting of the service, read from environment variables of the same name.
  * This schema is the single source of truth: `loadConfig` validates against it, the
- * `Config` type is derived from it, and the README's configuration table mirrors it.
+ * `Config` type is derived from it, and docs/configuration.md's table is generated from it (`npm run docs:config`).
  * Each `description` ends with the default.
  */
 export const ConfigSchema = Type.Object({
@@ -12,6 +12,7 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to bind. Defaults to `0.0.0.0` (all interfaces, for LAN/VPN clients).' }),
   DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Folder holding the SQLite database and stored objects (audio, artifacts). Defaults to `./data`.' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', description: 'pino log level. Defaults to `info`.' }),
+  LOG_FORMAT: Type.Enum(['auto', 'pretty', 'json'], { default: 'auto', description: 'How log lines are written: `pretty` (one coloured, human-readable line per entry), `json` (one JSON object per line, for log shippers), or `auto`: `pretty` when stdout is a terminal, else `json`. The fields and the masking are the same either way. Defaults to `auto`.' }),
 
   LOCAL_AUTH: Type.Boolean({ default: false, description: 'Accept `X-Local-User-Id` in place of an identity-provider token (local-user mode). Defaults to `false`.' }),
   API_KEY: Type.Optional(Type.String({ minLength: 16, description: 'Shared secret every `/api` request must carry in `X-API-Key`. Unset: no key is required.' })),
@@ -42,6 +43,8 @@ export const ConfigSchema = Type.Object({
   IDEMPOTENCY_WAIT_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 10_000, description: 'How long a repeat waits for the first request with its Idempotency-Key to finish before answering 409 `idempotency_key_in_progress`, milliseconds. Defaults to `10000`.' }),
   SEGMENTATION_MODEL: Type.String({ minLength: 1, default: 'models/segmentation.onnx', description: 'pyannote segmentation ONNX model (required for processing). Relative paths are from the install folder. Defaults to `models/segmentation.onnx`.' }),
   EMBEDDING_MODEL: Type.String({ minLength: 1, default: 'models/embedding.onnx', description: 'Speaker-embedding ONNX model (optional: clustering and voice profiles). Defaults to `models/embedding.onnx`.' }),
+  MODELS_AUTO_FETCH: Type.Boolean({ default: true, description: 'At start, when a required model (segmentation, whisper) is missing, download the recommended models of `callscope models fetch` in the background (resumable, SHA-256-checked; progress on the terminal and the admin page\'s Models section); offline, print what is missing and how to import it. `false`: never download at start. Read from the environment only. Defaults to `true`.' }),
+  MODELS_MIRROR_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$', description: 'Base URL of the site\'s own mirror of the model files (e.g. `http://models.internal:8000`): it replaces the scheme, host and port of each download URL in `models/manifest.json` and keeps the path (like `HF_ENDPOINT`). Unset: the manifest\'s URLs.' })),
   WHISPER_MODEL: Type.String({ minLength: 1, default: 'models/whisper.bin', description: 'whisper.cpp ggml model (required for processing). Defaults to `models/whisper.bin`.' }),
   WHISPER_CLI: Type.Optional(Type.String({ minLength: 1, description: 'The whisper.cpp `whisper-cli` binary to run, e.g. one built with CUDA elsewhere. Relative paths are from the install folder. Unset: `native/bin/whisper-cli`, built by `npm ci`.' })),
   VAD_MODEL: Type.String({ minLength: 1, default: 'models/vad.bin', description: 'Silero VAD ggml model for whisper.cpp (optional). Defaults to `models/vad.bin`.' }),
