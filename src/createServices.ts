@@ -20,6 +20,8 @@ import { EmbeddingCipher } from './infrastructure/crypto/EmbeddingCipher.js';
 import { openDatabase, type DatabaseHandle } from './infrastructure/database/openDatabase.js';
 import { databaseCheck, diskSpaceCheck, modelsCheck, type ReadinessCheck } from './infrastructure/health/readinessChecks.js';
 import { Metrics } from './infrastructure/metrics/Metrics.js';
+import { installedModelManifest } from './infrastructure/models/loadModelManifest.js';
+import { ModelDownloads } from './infrastructure/models/ModelDownloads.js';
 import { ObjectStore } from './infrastructure/storage/ObjectStore.js';
 
 /** Everything the HTTP layer and the pipeline share, created once per process (or per test app). */
@@ -43,6 +45,8 @@ export interface Services {
   metrics: Metrics;
   /** Raised when a call is queued, so the engine need not wait for its next poll. */
   queueSignal: QueueSignal;
+  /** Model downloads (at first start, or from the admin page), one at a time, with their progress. */
+  modelDownloads: ModelDownloads;
   /** Named readiness checks; later components (the worker pool) add theirs. */
   readinessChecks: Record<string, ReadinessCheck>;
   /** The admin area: account, sessions, audit log, settings saved on the admin page. */
@@ -68,6 +72,7 @@ export function createServices(loadedConfig: Config, options: ServiceOptions = {
   // Before anything reads `config`: stored settings apply where no env variable is set.
   const { admin, storedApiKey } = createAdminServices(database.db, config, environmentKeysOf(loadedConfig), clock);
   const { OIDC_ISSUER, OIDC_AUDIENCE } = config;
+  const queueSignal = new QueueSignal();
   return {
     config,
     clock,
@@ -85,7 +90,9 @@ export function createServices(loadedConfig: Config, options: ServiceOptions = {
     ...(OIDC_ISSUER && OIDC_AUDIENCE ? { tokenVerifier: new TokenVerifier({ ...config, OIDC_ISSUER, OIDC_AUDIENCE }) } : {}),
     rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_MINUTE, config.RATE_LIMIT_BURST),
     metrics: new Metrics({ processMetrics: options.processMetrics ?? true }),
-    queueSignal: new QueueSignal(),
+    queueSignal,
+    // A model that arrives lets waiting calls start: wake the engine rather than wait for its next look.
+    modelDownloads: new ModelDownloads(config, { manifest: installedModelManifest, onInstalled: () => queueSignal.notify() }),
     readinessChecks: { database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config) },
     admin,
     storedApiKey,

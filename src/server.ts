@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, hasIdentitySource, loadConfig } from './config/loadConfig.js';
 import { createServices, type Services } from './createServices.js';
 import { armHoldPoints, holdPointsOf } from './infrastructure/faults/holdPoints.js';
+import { prepareModelsAtStart } from './infrastructure/models/prepareModelsAtStart.js';
 import { ProcessingLockHeld } from './processing/ProcessingLock.js';
 import { startProcessing } from './processing/startProcessing.js';
 
@@ -28,6 +29,11 @@ async function main(): Promise<void> {
   const processing = await startProcessing(services, app.log.child({ component: 'processing' }));
   await app.listen({ port: config.PORT, host: config.HOST });
   printSetupLink(services, app.server.address());
+  // In the background: the service answers (and takes uploads, which wait) while models download.
+  void prepareModelsAtStart({
+    config: services.config, downloads: services.modelDownloads, log: app.log.child({ component: 'models' }),
+    ...(process.stdout.isTTY ? { terminal: process.stdout } : {}),
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

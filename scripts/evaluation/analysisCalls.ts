@@ -79,7 +79,7 @@ export interface ExpectedAnalysis {
 
 export interface AnalysisCall {
   name: string;
-  /** What the call is there to test, for the README and the report. */
+  /** What the call is there to test, for docs/evaluation.md and the report. */
   covers: string;
   /** When the call was recorded, ISO 8601 in UTC. */
   recordedAt: string;

@@ -21,7 +21,7 @@ function help(): string {
     'Commands:',
     ...commands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
     '',
-    'Configuration comes from environment variables (see README), e.g. DATA_DIR=/srv/callscope callscope migrate',
+    'Configuration comes from environment variables (see docs/configuration.md), e.g. DATA_DIR=/srv/callscope callscope migrate',
   ].join('\n');
 }
 

@@ -17,7 +17,7 @@ export const ErrorCodes = {
   voice_sample_too_long: { status: 400, message: 'The voice sample is longer than the maximum duration' },
   voice_sample_too_large: { status: 413, message: 'The voice sample is larger than the size limit' },
   voice_provider_error: { status: 502, message: 'The voice provider failed' },
-  // Decided by Callscope where the specification says "not shown" (see README).
+  // Decided by Callscope where the specification says "not shown" (see docs/api.md).
   invalid_cursor: { status: 400, message: 'The cursor is not valid for this request' },
   unsupported_content_type: { status: 415, message: 'The request content type is not accepted here' },
   action_item_not_found: { status: 404, message: 'Action item not found' },

@@ -3,9 +3,11 @@
  * - `bad_input`: the recording itself cannot be processed (corrupt, silent, too long): FAILED.
  * - `transient`: a network/5xx-style failure that may pass (a model server hiccup): retried once.
  * - `rejected`: a 4xx-style refusal (policy block, bad key, prompt refused): FAILED, no retry.
- * - `unavailable`: something the box lacks (a model or binary not installed): FAILED.
+ * - `unavailable`: something the box lacks or cannot use (a binary not built, a damaged model): FAILED.
+ * - `model_missing`: a model the call needs is not installed (yet): nothing is wrong with the
+ *   call, so it goes back to the queue and waits until the model is in place.
  */
-export type StageFailureKind = 'bad_input' | 'transient' | 'rejected' | 'unavailable';
+export type StageFailureKind = 'bad_input' | 'transient' | 'rejected' | 'unavailable' | 'model_missing';
 
 /**
  * A stage's failure with the `errorReason` shown to the user: plain words, no personal data,

@@ -6,6 +6,7 @@ import type { Services } from '../createServices.js';
 import type { CallRecord } from '../domain/calls/callTypes.js';
 import { ResultsNotAccepted, storeCallResults } from '../domain/calls/storeCallResults.js';
 import { maskPhoneNumber } from '../infrastructure/logging/maskPhoneNumber.js';
+import { describeMissingModels, howToInstallAll, type MissingModel } from '../infrastructure/models/missingModels.js';
 import { callObjectKeys } from '../infrastructure/storage/ObjectStore.js';
 import type { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
@@ -32,6 +33,11 @@ export interface EngineDependencies {
   pool: WorkerPool;
   pipeline: CallPipeline;
   log: FastifyBaseLogger;
+  /**
+   * The models the pipeline needs that are not installed now (asked before every claim; calls
+   * wait while it names any). Defaults to none: a pipeline that loads no model files.
+   */
+  missingModels?: () => MissingModel[];
 }
 
 /**
@@ -39,6 +45,11 @@ export interface EngineDependencies {
  * database, so a call accepted with 202 is processed even across crashes (start-up recovery
  * re-queues what a dead process held). The engine runs in the API process but never computes on
  * the event loop: stages use child processes (ffmpeg, whisper.cpp) and the worker pool.
+ *
+ * Calls wait while a model they need is not installed: the engine claims nothing until every
+ * model file the pipeline needs is there (`missingModels`, asked before each claim), so a call uploaded
+ * before the models arrive stays QUEUED and starts by itself once they are fetched, imported or
+ * copied into place, without a restart.
  */
 export class ProcessingEngine {
   readonly lease = `engine-${randomUUID()}`;
@@ -50,6 +61,7 @@ export class ProcessingEngine {
   private started = false;
   private filling = false;
   private timers: NodeJS.Timeout[] = [];
+  private missing: MissingModel[] = [];
 
   constructor(private readonly dependencies: EngineDependencies) {
     const { services } = dependencies;
@@ -65,6 +77,11 @@ export class ProcessingEngine {
 
   get isRunning(): boolean {
     return this.started && !this.stopping;
+  }
+
+  /** The models calls need that were not installed at the last look (empty: calls start). */
+  get waitingForModels(): readonly MissingModel[] {
+    return this.missing;
   }
 
   /** Recovers what a dead process left in flight, then starts taking calls. */
@@ -94,6 +111,7 @@ export class ProcessingEngine {
     if (!this.started || this.stopping || this.filling) return;
     this.filling = true;
     try {
+      if (!this.modelsInPlace()) return;
       while (this.active.size < this.concurrency && !this.stopping) {
         const claimed = this.queue.claimNext(this.lease, this.dependencies.services.clock());
         if (!claimed) break;
@@ -110,6 +128,24 @@ export class ProcessingEngine {
     } finally {
       this.filling = false;
     }
+  }
+
+  /**
+   * Whether every model calls need is installed; logs when that changes (once, not per poll),
+   * naming what is missing and how to install it.
+   */
+  private modelsInPlace(): boolean {
+    const { log } = this.dependencies;
+    const missing = this.dependencies.missingModels?.() ?? [];
+    const changed = missing.map((model) => model.slot).join() !== this.missing.map((model) => model.slot).join();
+    this.missing = missing;
+    if (changed && missing.length > 0) {
+      log.warn({ missing: missing.map((model) => model.configKey), queuedCalls: this.queue.depth().queued },
+        `calls wait: ${describeMissingModels(missing)} ${missing.length === 1 ? 'is' : 'are'} not installed; ${howToInstallAll(missing)}`);
+    } else if (changed) {
+      log.info('every model calls need is installed: queued calls start');
+    }
+    return missing.length === 0;
   }
 
   /**
@@ -235,6 +271,12 @@ export class ProcessingEngine {
     const { services, log } = this.dependencies;
     if (error instanceof RunAborted || error instanceof ResultsNotAccepted) {
       log.info({ callId: run.callId, why: error instanceof RunAborted ? error.why : 'lost' }, 'run stopped');
+      return;
+    }
+    // A model removed between the claim and its stage: the call waits for it like a queued one
+    // (unless the file is back already, which would only claim and fail the call again).
+    if (error instanceof StageFailure && error.kind === 'model_missing' && !this.modelsInPlace()) {
+      if (this.queue.handBack(run.callId, run.lease, services.clock())) log.info({ callId: run.callId }, 'call waits for a model that is not installed');
       return;
     }
     const reason = error instanceof StageFailure ? error.reason : 'An internal error stopped processing; the call can be reprocessed';

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../createServices.js';
 import { recoverStorage } from '../domain/maintenance/recoverStorage.js';
+import { missingModels, modelSettleMs } from '../infrastructure/models/missingModels.js';
 import { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import type { CallPipeline } from './CallPipeline.js';
 import { ProcessingEngine } from './ProcessingEngine.js';
@@ -15,11 +16,12 @@ export interface Processing {
 }
 
 /**
- * Starts the processing side in this process: start-up repair of DATA_DIR (recoverStorage),
+ * Starts the processing side in this process (the production pipeline unless `pipeline` is
+ * given, with calls waiting while a model it needs is missing): start-up repair of DATA_DIR (recoverStorage),
  * the worker pool, the engine (after its own recovery of calls left in flight), its readiness check, and its wake-up on every queued call. Throws
  * {@link ProcessingLockHeld} when another live process already processes this DATA_DIR.
  */
-export async function startProcessing(services: Services, log: FastifyBaseLogger, pipeline: CallPipeline = createServicePipeline(services, log)): Promise<Processing> {
+export async function startProcessing(services: Services, log: FastifyBaseLogger, pipeline?: CallPipeline): Promise<Processing> {
   const lock = new ProcessingLock(services.config.DATA_DIR);
   lock.acquire();
   // Only the lock's holder may repair DATA_DIR, and before its engine takes a call: recovery removes
@@ -31,12 +33,21 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
     throw error;
   }
   const pool = new WorkerPool(services.config.WORKER_THREADS, (error) => log.warn({ err: error }, 'worker pool error outside a task'));
-  const engine = new ProcessingEngine({ services, pool, pipeline, log });
+  const engine = new ProcessingEngine({
+    services, pool, pipeline: pipeline ?? createServicePipeline(services, log), log,
+    // The production pipeline's models: calls wait while one is missing. A pipeline given by the caller loads what it loads.
+    ...(pipeline ? {} : { missingModels: () => missingModels(services.config, { settleMs: modelSettleMs }) }),
+  });
   services.readinessChecks.workerPool = () => {
     const depth = engine.queue.depth();
+    const waiting = engine.waitingForModels;
     return {
       status: engine.isRunning && !pool.isClosed ? 'UP' : 'DOWN',
-      detail: { concurrency: engine.concurrency, threads: pool.threadCount, queuedCalls: depth.queued, callsInFlight: depth.inFlight, tasksWaiting: pool.queueSize },
+      detail: {
+        concurrency: engine.concurrency, threads: pool.threadCount, queuedCalls: depth.queued, callsInFlight: depth.inFlight, tasksWaiting: pool.queueSize,
+        // Queued calls do not start while a model they need is missing: say which, and how to get it.
+        ...(waiting.length > 0 ? { waitingForModels: waiting.map(({ configKey, label, expectedAt, howToInstall }) => ({ configKey, label, expectedAt, howToInstall })) } : {}),
+      },
     };
   };
   const stopListening = services.queueSignal.listen(() => engine.wake());

@@ -261,7 +261,7 @@ describe('the language model, under its published name, truncated, with ANALYSER
   });
   const { state, processCall, readiness } = service(() => ({ SEGMENTATION_MODEL: sharedModels.segmentation, WHISPER_MODEL: sharedModels.whisper, ANALYSER: 'llm', LLM_MODEL: model() }));
 
-  // As the README says: a model that fails its check is refused, the call fails with a reason
+  // As docs/models.md says: a model that fails its check is refused, the call fails with a reason
   // naming it (no silent fall-back to the built-in analyser); readiness reports it DOWN.
   test('the call fails at analysis, naming the language model; readiness is DOWN', async () => {
     const failed = await processCall();

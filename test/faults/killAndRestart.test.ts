@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { CallStatus } from '../../src/domain/calls/callTypes.js';
 import { waitFor } from '../helpers/processingHarness.js';
@@ -9,6 +10,14 @@ import { asUser, killProcessGroup, newDataDir, query, stageOutcomes, startServer
 // killed while ffmpeg is at work (no hold point: a kill at an arbitrary moment of real work).
 
 const shutdownGraceSeconds = 1;
+const shared = resolve(import.meta.dirname, '../../../shared');
+/** The models a call needs (calls wait while one is missing): the real segmentation model and the structure-only whisper model. */
+const serverEnv = {
+  SHUTDOWN_GRACE_SECONDS: String(shutdownGraceSeconds),
+  SEGMENTATION_MODEL: join(shared, 'models/pyannote-segmentation-3.0.fp16.onnx'),
+  WHISPER_MODEL: join(shared, 'models/whisper-test-stub-tiny.en.bin'),
+  ANALYSER: 'builtin',
+};
 /** Long enough that clean-up takes a few seconds (ffmpeg's loudnorm runs at about 60× real time). */
 const recording = pcmWav(sine(440, 180, 0.5));
 
@@ -34,7 +43,7 @@ async function waitForCleanup(server: ServerProcess, dataDir: string, callId: st
 describe('the real server, killed and restarted (needs ffmpeg)', () => {
   test('a call whose server is killed with SIGKILL during clean-up is processed to the end by the next server on the same DATA_DIR', async () => {
     const dataDir = newDataDir();
-    const first = await startServer(dataDir, { SHUTDOWN_GRACE_SECONDS: String(shutdownGraceSeconds) });
+    const first = await startServer(dataDir, serverEnv);
     const callId = await upload(first);
     await waitForCleanup(first, dataDir, callId);
 
@@ -42,26 +51,25 @@ describe('the real server, killed and restarted (needs ffmpeg)', () => {
     expect((await first.exited).signal).toBe('SIGKILL');
     expect(stageOutcomes(dataDir, callId)).toEqual([['cleanup', 'RUNNING']]);
 
-    const second = await startServer(dataDir, { SHUTDOWN_GRACE_SECONDS: String(shutdownGraceSeconds) });
+    const second = await startServer(dataDir, serverEnv);
     const terminal = await waitFor('the call to end', async () => {
       const status = await statusOf(second, callId);
       return status === 'COMPLETED' || status === 'FAILED' ? status : undefined;
-    }, 40_000);
+    }, 100_000);
 
     const events = stageOutcomes(dataDir, callId);
     expect(events.slice(0, 2)).toEqual([['cleanup', 'INTERRUPTED'], ['cleanup', 'OK']]);
     const detail = (await (await asAlice(second, `/api/calls/${callId}`)).json()) as { errorReason: string | null };
-    // Without models installed (this server has none configured), a call fails after a
-    // successful clean-up, saying what is not installed.
-    if (terminal === 'FAILED') expect(detail.errorReason).toMatch(/is not installed/);
+    // A tone has no speech: the call may end FAILED for that, never for the interruption.
+    if (terminal === 'FAILED') expect(detail.errorReason).not.toMatch(/interrupt|internal error/i);
     else expect(detail.errorReason).toBeNull();
     second.child.kill('SIGTERM');
     expect(await second.exited).toEqual({ code: 0, signal: null });
-  });
+  }, 150_000);
 
   test('SIGTERM during clean-up exits 0 within SHUTDOWN_GRACE_SECONDS, leaving the call queued for the next start or finished', async () => {
     const dataDir = newDataDir();
-    const server = await startServer(dataDir, { SHUTDOWN_GRACE_SECONDS: String(shutdownGraceSeconds) });
+    const server = await startServer(dataDir, serverEnv);
     const callId = await upload(server);
     await waitForCleanup(server, dataDir, callId);
 

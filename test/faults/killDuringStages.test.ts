@@ -65,7 +65,7 @@ describe('SIGKILL at each point of processing, then a restart', () => {
     } else {
       expect(events).toEqual([...stageNames, ...stageNames].map((name) => [name, 'OK']));
     }
-    expectNoOrphans(dataDir);
+    await expectNoOrphans(dataDir);
     await killServer(second);
   }, 180_000);
 });

@@ -60,7 +60,7 @@ async function expectCleanRestartThenOneCall(dataDir: string, idempotencyKey: st
   const { callId } = (await retry.json()) as { callId: string };
   expect((await waitForOutcome(second, 'alice', callId)).status).toBe('COMPLETED');
   expect(callCount(dataDir)).toBe(1);
-  expectNoOrphans(dataDir);
+  await expectNoOrphans(dataDir);
   await killServer(second);
 }
 
@@ -115,7 +115,7 @@ describe('SIGKILL during uploads, then a restart', () => {
     expect(outcomes[1]).toEqual(outcomes[0]);
     expect(outcomes[2]).toEqual(outcomes[0]);
     expect(callCount(dataDir)).toBe(3);
-    expectNoOrphans(dataDir);
+    await expectNoOrphans(dataDir);
     await killServer(second);
   }, 180_000);
 });

@@ -11,7 +11,7 @@ export interface ScriptLine {
 }
 
 /**
- * The real recording /work/shared/audio/pyannote-sample/sample.wav (Diane and Sheila, 30 s) with
+ * The real recording ../shared/audio/pyannote-sample/sample.wav (Diane and Sheila, 30 s) with
  * the turn times of its sample.stm, but words that carry action items: the structure-only
  * whisper model hears no words, and a run that ends with no action items could not show that a
  * crash duplicates none. Diarization runs on the real audio; the words land in its turns.

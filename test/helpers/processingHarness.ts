@@ -5,7 +5,7 @@ import { WorkerPool } from '../../src/infrastructure/workers/WorkerPool.js';
 import type { StageContext } from '../../src/pipeline/StageContext.js';
 import type { CallPipeline, PipelineJob, PipelineResult } from '../../src/processing/CallPipeline.js';
 import type { StageDefinition } from '../../src/processing/CallRun.js';
-import { ProcessingEngine } from '../../src/processing/ProcessingEngine.js';
+import { ProcessingEngine, type EngineDependencies } from '../../src/processing/ProcessingEngine.js';
 import type { ProcessingEventRecord } from '../../src/processing/ProcessingEventRepository.js';
 import { wavFile } from './audioFixtures.js';
 import { postUpload, type UserClient } from './callInspection.js';
@@ -141,7 +141,7 @@ export interface EngineTestContext {
   /** Replaces this test's app by one started with other settings (added to the file's). */
   restartApp(env: Record<string, string>): Promise<TestApp>;
   /** A started engine on the app's services, woken by uploads as `startProcessing` wires it; stopped after the test. */
-  startEngine(pipeline: CallPipeline): TestEngine;
+  startEngine(pipeline: CallPipeline, options?: Pick<EngineDependencies, 'missingModels'>): TestEngine;
   /** An engine that was never started: no recovery, takes no call (to run a sweep on its own). */
   idleEngine(pipeline?: CallPipeline): ProcessingEngine;
 }
@@ -159,9 +159,9 @@ export function useEngineTestApp(env: Record<string, string> = {}): EngineTestCo
     if (!testApp || !pool) throw new Error('the engine test app exists only while a test runs');
     return { testApp, pool };
   };
-  const newEngine = (pipeline: CallPipeline) => {
+  const newEngine = (pipeline: CallPipeline, options: Pick<EngineDependencies, 'missingModels'> = {}) => {
     const current = started();
-    return new ProcessingEngine({ services: current.testApp.services, pool: current.pool, pipeline, log: current.testApp.app.log });
+    return new ProcessingEngine({ services: current.testApp.services, pool: current.pool, pipeline, log: current.testApp.app.log, ...options });
   };
 
   beforeAll(() => { pool = new WorkerPool(1); });
@@ -180,8 +180,8 @@ export function useEngineTestApp(env: Record<string, string> = {}): EngineTestCo
       testApp = await startTestApp({ WORKER_CONCURRENCY: '1', ...env, ...otherEnv });
       return testApp;
     },
-    startEngine: (pipeline) => {
-      const engine = newEngine(pipeline);
+    startEngine: (pipeline, options) => {
+      const engine = newEngine(pipeline, options);
       const stopListening = started().testApp.services.queueSignal.listen(() => engine.wake());
       const testEngine: TestEngine = {
         engine,

@@ -67,7 +67,9 @@ export async function startServer(dataDir: string, env: Record<string, string> =
     cwd: projectRoot,
     env: {
       ...process.env, LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-      WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', SHUTDOWN_GRACE_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0', ...env,
+      WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', SHUTDOWN_GRACE_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0',
+      // No download at start unless a test asks for one (and then from its own mirror on loopback).
+      MODELS_AUTO_FETCH: 'false', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so that a kill can take its child processes with it.

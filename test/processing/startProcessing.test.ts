@@ -11,7 +11,8 @@ interface Readiness {
 let testApp: TestApp;
 let processing: Processing;
 beforeAll(async () => {
-  testApp = await startTestApp({ WORKER_CONCURRENCY: '2', WORKER_THREADS: '1' });
+  // Model files that are never there, whatever a developer installed into models/.
+  testApp = await startTestApp({ WORKER_CONCURRENCY: '2', WORKER_THREADS: '1', SEGMENTATION_MODEL: 'models/absent-segmentation.onnx', WHISPER_MODEL: 'models/absent-whisper.bin' });
   processing = await startProcessing(testApp.services, pino({ level: 'silent' }));
 });
 afterAll(async () => {
@@ -25,7 +26,14 @@ test('readiness reports the worker pool UP with the queue depth while processing
   const running = await readiness();
   expect(running.checks.workerPool).toEqual({
     status: 'UP',
-    detail: { concurrency: 2, threads: expect.any(Number), queuedCalls: 0, callsInFlight: 0, tasksWaiting: 0 },
+    detail: {
+      concurrency: 2, threads: expect.any(Number), queuedCalls: 0, callsInFlight: 0, tasksWaiting: 0,
+      // The production pipeline's calls wait for these two.
+      waitingForModels: [
+        { configKey: 'SEGMENTATION_MODEL', label: 'speaker segmentation model', expectedAt: 'models/absent-segmentation.onnx', howToInstall: expect.stringContaining('callscope models fetch --slot segmentation') },
+        { configKey: 'WHISPER_MODEL', label: 'speech recognition model', expectedAt: 'models/absent-whisper.bin', howToInstall: expect.stringContaining('callscope models fetch --slot whisper') },
+      ],
+    },
   });
 
   await processing.stop(0);

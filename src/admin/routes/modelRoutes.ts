@@ -5,14 +5,33 @@ import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas/commonSchemas.js';
 import { installedModelManifest } from '../../infrastructure/models/loadModelManifest.js';
 import { importModels, inspectModels } from '../../infrastructure/models/modelInventory.js';
+import { slotsToFetch } from '../../infrastructure/models/prepareModelsAtStart.js';
 import { recordAdminAction } from '../audit/recordAdminAction.js';
-import { ModelImportBodySchema, ModelImportResultsSchema, ModelSlotsSchema } from '../schemas/adminSchemas.js';
+import { ModelDownloadSchema, ModelImportBodySchema, ModelImportResultsSchema, ModelSlotsSchema } from '../schemas/adminSchemas.js';
 
-/** The model slots' state, and importing model files from a folder on the box. */
+/** The model slots' state, downloading the recommended models, and importing model files from a folder on the box. */
 export const modelRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/models', {
     schema: { summary: 'Every model slot: configured file, presence, digest and manifest check', response: { 200: ModelSlotsSchema, ...errorResponses(401) } },
   }, async () => ({ slots: await inspectModels(services.config, await installedModelManifest()) }));
+
+  app.get('/models/fetch', {
+    schema: { summary: 'The latest model download and its progress (idle when none ran)', response: { 200: ModelDownloadSchema, ...errorResponses(401) } },
+  }, async () => services.modelDownloads.snapshot());
+
+  app.post('/models/fetch', {
+    schema: {
+      summary: 'Download the recommended models into their slots in the background (resumable, SHA-256-checked; a good file is never replaced); joins a download already running',
+      response: { 202: ModelDownloadSchema, ...errorResponses(401, 403) },
+    },
+  }, async (request, reply) => {
+    const joined = services.modelDownloads.isRunning;
+    const slots = slotsToFetch(services.config);
+    // Not awaited: the page polls GET /models/fetch. The download reports its failures in its snapshot.
+    void services.modelDownloads.start('admin', slots).catch((error: unknown) => request.log.error({ err: error }, 'model download failed'));
+    if (!joined) recordAdminAction(services, request, { actor: 'admin', action: 'model_fetch', target: slots.join(',') });
+    return reply.code(202).send(services.modelDownloads.snapshot());
+  });
 
   app.post('/models/import', {
     schema: {

@@ -95,3 +95,24 @@ export const ModelImportBodySchema = Type.Object({
 export const ModelSlotsSchema = Type.Object({ slots: Type.Array(Type.Object({}, { additionalProperties: true })) });
 
 export const ModelImportResultsSchema = Type.Object({ results: Type.Array(Type.Object({}, { additionalProperties: true })) });
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The latest model download (see `ModelDownloadSnapshot`): what the Models page's progress shows. */
+export const ModelDownloadSchema = Type.Object({
+  state: Type.Enum(['idle', 'running', 'finished', 'offline'], { description: '`offline`: the download host did not answer, nothing was downloaded' }),
+  trigger: Nullable(Type.Enum(['start', 'admin'], { description: 'Started by the service at start (MODELS_AUTO_FETCH) or on this page' })),
+  startedAt: Nullable(Type.String()),
+  finishedAt: Nullable(Type.String()),
+  unreachable: Nullable(Type.String({ description: 'The host that could not be reached' })),
+  items: Type.Array(Type.Object({
+    slot: Type.String(),
+    entry: Type.String({ description: 'The manifest entry' }),
+    state: Type.Enum(['waiting', 'downloading', 'downloaded', 'unchanged', 'kept', 'failed']),
+    receivedBytes: Type.Integer({ minimum: 0 }),
+    totalBytes: Nullable(Type.Integer({ minimum: 0 })),
+    message: Nullable(Type.String()),
+    warning: Nullable(Type.String()),
+    target: Nullable(Type.String({ description: 'Where it was installed, relative to the install folder' })),
+  })),
+});

@@ -1,4 +1,5 @@
-// Models: one row per slot with its file, size, checksum and check result; import from a folder.
+// Models: one row per slot with its file, size, checksum and check result; downloading the
+// recommended models with their progress; import from a folder.
 import { api, applyFieldProblems, byId, describeValue, el, errorText, fillTable, formatBytes, requireSession, setFieldError, showMessage, whileBusy } from './admin.js';
 
 const slotNames = {
@@ -102,6 +103,66 @@ function renderImportResults(results) {
   }), 'No model files found in that folder.');
 }
 
+/** Download item state → badge colour. */
+const downloadKinds = { waiting: 'neutral', downloading: 'info', downloaded: 'ok', unchanged: 'ok', kept: 'ok', failed: 'bad' };
+const downloadPollMs = 1000;
+let downloadTimer = null;
+
+function renderDownload(download) {
+  const message = byId('fetch-message');
+  const button = byId('fetch-start');
+  const running = download.state === 'running';
+  button.disabled = running;
+  if (download.state === 'idle') return;
+  byId('fetch-progress').hidden = download.items.length === 0;
+  fillTable(byId('fetch-body'), download.items.map((item) => {
+    const kind = downloadKinds[item.state] ?? 'warn';
+    const total = item.totalBytes;
+    const progress = total
+      ? el('progress', { max: String(total), value: String(item.receivedBytes), 'aria-label': `${item.entry}: ${formatBytes(item.receivedBytes)} of ${formatBytes(total)}` })
+      : null;
+    return el('tr', { class: kind === 'bad' ? 'row-bad' : item.warning ? 'row-warn' : undefined, 'data-slot': item.slot, 'data-state': item.state },
+      el('td', { text: item.slot }),
+      el('td', { class: 'break', text: item.entry }),
+      el('td', {}, progress, el('div', { class: 'small muted', text: total ? `${formatBytes(item.receivedBytes)} of ${formatBytes(total)}` : formatBytes(item.receivedBytes) })),
+      el('td', { class: 'break' },
+        el('span', { class: `badge badge-${kind}`, text: item.state }),
+        item.message ? el('div', { class: 'small', text: item.message }) : null,
+        item.warning ? el('div', { class: 'text-bad', text: item.warning }) : null));
+  }), 'Nothing to download.');
+  if (running) {
+    showMessage(message, `Downloading${download.trigger === 'start' ? ' (started with the service)' : ''}…`, 'info');
+  } else if (download.state === 'offline') {
+    showMessage(message, `${download.unreachable} cannot be reached from the box, so nothing was downloaded. Download the files listed in models/manifest.json on a connected machine and import them below.`, 'error');
+  } else {
+    const failed = download.items.filter((item) => item.state === 'failed').length;
+    const downloaded = download.items.filter((item) => item.state === 'downloaded').length;
+    showMessage(message, failed ? `Download finished: ${downloaded} installed, ${failed} failed (see below); downloading again resumes.` : `Download finished: ${downloaded} model${downloaded === 1 ? '' : 's'} installed.`, failed ? 'warning' : 'success');
+  }
+}
+
+/** Shows the latest download and keeps polling while one runs; reloads the slots when it ends. */
+async function watchDownload() {
+  clearTimeout(downloadTimer);
+  try {
+    const download = await api('GET', '/models/fetch');
+    renderDownload(download);
+    if (download.state === 'running') downloadTimer = setTimeout(() => void watchDownload(), downloadPollMs);
+    else if (download.state !== 'idle') await load();
+  } catch (error) {
+    if (error.status !== 401) showMessage(byId('fetch-message'), `Could not read the download's progress: ${error.message}`, 'error');
+  }
+}
+
+byId('fetch-start').addEventListener('click', async () => {
+  try {
+    renderDownload(await api('POST', '/models/fetch'));
+    await watchDownload();
+  } catch (error) {
+    if (error.status !== 401) showMessage(byId('fetch-message'), errorText(error), 'error');
+  }
+});
+
 const importForm = byId('import-form');
 const directory = byId('import-directory');
 importForm.addEventListener('submit', async (event) => {
@@ -137,6 +198,7 @@ importForm.addEventListener('submit', async (event) => {
 try {
   await requireSession();
   await load();
+  await watchDownload();
 } catch (error) {
   if (error.status !== 401) showMessage(byId('models-message'), error.message, 'error');
 }

@@ -16,7 +16,26 @@ const autoRefresh = byId('auto-refresh');
 let timer = null;
 let loading = false;
 
+/**
+ * Calls do not start while a model they need is missing (readiness's workerPool check names
+ * them): say so above everything else, with what to do and a link to the Models page.
+ */
+function renderWaiting(status) {
+  const region = byId('waiting-message');
+  const waiting = status.readiness?.checks?.workerPool?.detail?.waitingForModels ?? [];
+  if (waiting.length === 0) {
+    showMessage(region, '');
+    return;
+  }
+  const queued = status.queue?.QUEUED ?? 0;
+  const names = waiting.map((model) => `the ${model.label} (${model.expectedAt})`).join(' and ');
+  const who = queued === 0 ? 'Calls will wait' : `${formatNumber(queued)} queued call${queued === 1 ? ' waits' : 's wait'}`;
+  showMessage(region, `${who}: ${names} ${waiting.length === 1 ? 'is' : 'are'} not installed. To install: ${waiting[0].howToInstall.replaceAll('`', '')}. Calls start by themselves once the models are in place.`, 'warning');
+  region.append(' ', el('a', { href: '/admin/models', text: 'Open Models' }));
+}
+
 function render(status) {
+  renderWaiting(status);
   byId('health-status').replaceChildren(statusBadge(status.health?.status, { large: true }));
   const checks = Object.entries(status.readiness?.checks ?? {});
   const up = checks.filter(([, check]) => String(check.status).toUpperCase() === 'UP').length;

@@ -70,6 +70,7 @@ async function fetchRecommended(args: string[]): Promise<number> {
   const results = await fetchModels(config, manifest, {
     ...(values.all ? { slots: slotNames } : slots.length > 0 ? { slots: slots as ModelSlot[] } : {}),
     ...(models.length > 0 ? { models } : {}),
+    ...(config.MODELS_MIRROR_URL ? { mirrorUrl: config.MODELS_MIRROR_URL } : {}),
     ...(showProgress
       ? { onProgress: (entry, received, total) => process.stderr.write(`\r${entry.name} ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}   `) }
       : {}),

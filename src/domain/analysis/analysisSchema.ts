@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
  * The call analysis, schema version 2: written once here (TypeBox is JSON Schema), validated
  * on every analysis before it is stored, exported as `docs/schemas/analysis-v2.schema.json`
  * (`npm run schemas`) and used for the LLM's output grammar. The specification leaves the
- * element shapes of the typed lists, and the vocabularies below, to us; the README lists them.
+ * element shapes of the typed lists, and the vocabularies below, to us; docs/architecture.md lists them.
  * Every list element that states a fact cites the transcript segments it comes from
  * (`sourceSegmentIds`, `seg_NNNN`): grounding checks that each exists.
  */

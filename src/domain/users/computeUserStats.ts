@@ -17,7 +17,7 @@ export function startOfIsoWeek(now: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - daysSinceMonday);
 }
 
-/** The statistics of `GET /api/users/me/stats`; definitions are in the README and the schema. */
+/** The statistics of `GET /api/users/me/stats`; definitions are in docs/api.md and the schema. */
 export function computeUserStats(db: Db, userId: string, now: number): UserStats {
   const today = new Date(now).toISOString().slice(0, 10);
   const callFigures = db.get<{ total: number; thisWeek: number; averageDuration: number | null }>(sql`

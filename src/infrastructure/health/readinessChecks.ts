@@ -8,6 +8,7 @@ import { installedModelManifest } from '../models/loadModelManifest.js';
 import type { ModelManifest, ModelSlot } from '../models/manifestSchema.js';
 import { inspectModels, type InspectModelsOptions, type ModelSlotStatus } from '../models/modelInventory.js';
 import { modelLoadFailed } from '../models/modelLoadFailures.js';
+import { missingModels, slotsNeededByCalls } from '../models/missingModels.js';
 import { configuredModelPath, modelSlotLabels, modelSlots, slotInfo, type ModelSlotInfo } from '../models/modelSlots.js';
 
 export type CheckStatus = 'UP' | 'DOWN';
@@ -52,7 +53,8 @@ export interface ModelsCheckOptions extends InspectModelsOptions {
 }
 
 /**
- * Model files are usable: DOWN while a required one is missing, any present one failed its
+ * Model files are usable: DOWN while one that calls need is missing (the required ones, and the
+ * language model with `ANALYSER=llm`; calls wait for it), any present one failed its
  * integrity check (`checksum_mismatch`: every call would refuse it), or a stage could not load
  * the file as it is now (`load_failed`: an own or unpinned model is verified by nothing else;
  * held until the file changes or loads). Optional missing files, own models and unpinned ones
@@ -65,6 +67,8 @@ export function modelsCheck(config: Config, options: ModelsCheckOptions = {}): R
   const waitMs = options.waitMs ?? 250;
   return async () => {
     const inspection = inspectModels(config, options.manifest ?? (await installedModelManifest()), options);
+    const needed = new Set(slotsNeededByCalls(config));
+    const missingProblems = missingModels(config).map((model) => `${model.configKey} (${model.expectedAt}): not installed, calls wait for it: ${model.howToInstall}`);
     const unloadable = await unloadableSlots(config);
     const loadProblems = modelSlots.filter((slot) => unloadable.has(slot.slot)).map((slot) => loadProblemOf(slot, configuredModelPath(config, slot.slot)));
     const statuses = await settledWithin(inspection, waitMs);
@@ -74,15 +78,20 @@ export function modelsCheck(config: Config, options: ModelsCheckOptions = {}): R
       const detail: Record<string, unknown> = Object.fromEntries(modelSlots.map((slot) => [
         slot.configKey, unloadable.has(slot.slot) ? 'load_failed' : present.has(slot) ? 'checking' : 'missing',
       ]));
-      if (loadProblems.length > 0) detail.problems = loadProblems;
-      return { status: loadProblems.length === 0 && modelSlots.every((slot) => !slot.required || present.has(slot)) ? 'UP' : 'DOWN', detail };
+      const problems = [...missingProblems, ...loadProblems];
+      if (problems.length > 0) detail.problems = problems;
+      return { status: problems.length === 0 ? 'UP' : 'DOWN', detail };
     }
     // A file that is missing or failed its integrity check is reported as such, whatever a stage found before.
     const checkOf = (slot: ModelSlotStatus) => (unloadable.has(slot.slot) && slot.check !== 'missing' && slot.check !== 'checksum_mismatch' ? 'load_failed' : slot.check);
-    const failing = statuses.filter((slot) => (slot.required && slot.check === 'missing') || slot.check === 'checksum_mismatch' || checkOf(slot) === 'load_failed');
+    const failing = statuses.filter((slot) => slot.check === 'checksum_mismatch' || checkOf(slot) === 'load_failed');
     const detail: Record<string, unknown> = Object.fromEntries(statuses.map((slot) => [slot.configKey, checkOf(slot)]));
-    if (failing.length > 0) detail.problems = failing.map((slot) => (checkOf(slot) === 'load_failed' ? loadProblemOf(slotInfo(slot.slot), slot.configuredPath) : problemOf(slot)));
-    return { status: failing.length === 0 ? 'UP' : 'DOWN', detail };
+    const problems = [
+      ...statuses.filter((slot) => needed.has(slot.slot) && slot.check === 'missing').map((slot) => missingProblems.find((problem) => problem.startsWith(`${slot.configKey} `)) ?? problemOf(slot)),
+      ...failing.map((slot) => (checkOf(slot) === 'load_failed' ? loadProblemOf(slotInfo(slot.slot), slot.configuredPath) : problemOf(slot))),
+    ];
+    if (problems.length > 0) detail.problems = problems;
+    return { status: problems.length === 0 ? 'UP' : 'DOWN', detail };
   };
 }
 

@@ -2,6 +2,7 @@ import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Config } from '../../config/configSchema.js';
 import { moveIntoPlace } from './durableFiles.js';
+import { markInstalledWhole } from './missingModels.js';
 import { defaultLockPath, readManifestLock, updateManifestLock } from './manifestLock.js';
 import type { ModelEntry, ModelManifest, ModelSlot } from './manifestSchema.js';
 import { digestCacheFor, sha256OfFile, type ModelDigestCache } from './ModelDigestCache.js';
@@ -27,7 +28,14 @@ export interface FetchModelsOptions {
   digests?: ModelDigestCache;
   /** Called as a download advances; `totalBytes` is null when neither the manifest nor the server says. */
   onProgress?: (entry: ModelEntry, receivedBytes: number, totalBytes: number | null) => void;
+  /** Called as each entry ends, with what {@link fetchModels} returns for it. */
+  onResult?: (result: ModelFetchResult) => void;
   signal?: AbortSignal;
+  /**
+   * Base URL of the site's mirror (`MODELS_MIRROR_URL`): replaces each download URL's scheme,
+   * host and port, keeping its path. Defaults to none (the manifest's URLs).
+   */
+  mirrorUrl?: string;
 }
 
 export interface ModelFetchResult {
@@ -67,6 +75,7 @@ export async function fetchModels(
     : (options.slots ?? defaultFetchSlots).map((slot) => recommendedEntry(manifest, slot));
 
   const results: ModelFetchResult[] = [];
+  const reported = { push: (result: ModelFetchResult) => { results.push(result); options.onResult?.(result); } };
   for (const entry of entries) {
     const info = slotInfo(entry.slot);
     const target = configuredModelPath(config, entry.slot);
@@ -75,21 +84,22 @@ export async function fetchModels(
     const lock = await readManifestLock(lockPath);
     const plan = installPlan(await inspectSlot(info, target, manifest, lock, digests), entry, lock);
     if (plan.action !== 'install') {
-      results.push(result(plan.action, plan.message));
+      reported.push(result(plan.action, plan.message));
       continue;
     }
     if (entry.url === null) {
-      results.push(result('failed', `${entry.name} has no download URL: copy it from a machine that has it and run callscope models import <folder>`));
+      reported.push(result('failed', `${entry.name} has no download URL: copy it from a machine that has it and run callscope models import <folder>`));
       continue;
     }
     try {
-      const downloaded = await download(entry, entry.url, target, options);
+      const downloaded = await download(entry, downloadUrlOf(entry.url, options.mirrorUrl), target, options);
       const expected = entry.sha256 ?? lock.recorded[entry.name]?.sha256;
       if (expected !== undefined && downloaded.sha256 !== expected) {
         await rm(downloaded.path, { force: true });
         throw new FetchFailure(`the download's SHA-256 ${downloaded.sha256} is not ${entry.name}'s (${expected}); the partial file was removed. Try again; if it persists, the published file has changed`);
       }
       await moveIntoPlace(downloaded.path, target);
+      markInstalledWhole(target);
       const now = new Date().toISOString();
       await updateManifestLock(lockPath, (current) => {
         if (expected === undefined) current.recorded[entry.name] = { sha256: downloaded.sha256, size: downloaded.sizeBytes, recordedAt: now, source: entry.url! };
@@ -99,13 +109,23 @@ export async function fetchModels(
       const warning = expected === undefined
         ? `${entry.name} is not pinned by the manifest, so its download could not be verified. Its SHA-256 ${downloaded.sha256} (${downloaded.sizeBytes} bytes) is now recorded in ${lockPath}: later fetches and imports must match it. Compare it with the publisher's before relying on the model.`
         : undefined;
-      results.push(result('downloaded', `${entry.name}, ${downloaded.sizeBytes} bytes${expected ? ', SHA-256 verified' : ''}`, warning));
+      reported.push(result('downloaded', `${entry.name}, ${downloaded.sizeBytes} bytes${expected ? ', SHA-256 verified' : ''}`, warning));
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      results.push(result('failed', error instanceof FetchFailure ? error.message : `${entry.name}: ${(error as Error).message}`));
+      reported.push(result('failed', error instanceof FetchFailure ? error.message : `${entry.name}: ${(error as Error).message}`));
     }
   }
   return results;
+}
+
+/**
+ * Where an entry is downloaded from: its URL, or the same path on the site's mirror
+ * (`https://huggingface.co/a/b.bin` with mirror `http://mirror:8000` → `http://mirror:8000/a/b.bin`).
+ */
+export function downloadUrlOf(url: string, mirrorUrl: string | undefined): string {
+  if (!mirrorUrl) return url;
+  const original = new URL(url);
+  return new URL(`${original.pathname}${original.search}`, mirrorUrl).href;
 }
 
 /**

@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config/configSchema.js';
 import { moveIntoPlace, syncFile } from './durableFiles.js';
+import { markInstalledWhole } from './missingModels.js';
 import { defaultLockPath, readManifestLock, updateManifestLock } from './manifestLock.js';
 import type { ManifestLock, ModelEntry, ModelManifest, ModelSlot } from './manifestSchema.js';
 import { digestCacheFor, ModelDigestCache, sha256OfFile } from './ModelDigestCache.js';
@@ -167,6 +168,7 @@ async function copyVerified(source: string, target: string, sha256: string): Pro
     const copied = await sha256OfFile(tempPath);
     if (copied !== sha256) throw new Error(`the copy's SHA-256 ${copied} differs from the source's ${sha256} (a read error, or the source changed)`);
     await moveIntoPlace(tempPath, target);
+    markInstalledWhole(target);
   } finally {
     await rm(tempPath, { force: true });
   }

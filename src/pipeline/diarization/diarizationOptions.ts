@@ -1,4 +1,4 @@
-/** The tunable thresholds of the diarization pipeline (see the README's diarization section for how they were chosen). */
+/** The tunable thresholds of the diarization pipeline (see docs/architecture.md, Diarization, for how they were chosen). */
 export interface DiarizationOptions {
   /** Seconds between the starts of consecutive 10 s segmentation windows. Defaults to `2.5`. */
   stepSeconds?: number;

@@ -37,7 +37,7 @@ const PROGRESS_INTERVAL_MS = 2000;
 /**
  * The diarization stage: who spoke when in the cleaned audio. The work runs on a worker
  * thread (`diarize` task); this checks the models, and reports an estimated progress while it
- * waits. A missing segmentation model fails as `unavailable`; a missing embedding model only
+ * waits. A missing segmentation model fails as `model_missing` (the call waits for it); a missing embedding model only
  * selects the embedding-free path. A model that cannot be loaded fails as `unavailable` too
  * ({@link diarizationFailures}), and readiness reports it until the file changes.
  */
@@ -45,7 +45,7 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
   const { segmentationModel, embeddingModel, maxSpeakersWithoutEmbeddings = 2, ...diarizationOptions } = options;
   const segmentationModelPath = resolveModelPath(segmentationModel);
   if (!existsSync(segmentationModelPath)) {
-    throw new StageFailure('unavailable', `The speaker segmentation model ${basename(segmentationModel)} is not installed; set SEGMENTATION_MODEL to the pyannote segmentation-3.0 ONNX file`);
+    throw new StageFailure('model_missing', `The speaker segmentation model ${basename(segmentationModel)} is not installed; set SEGMENTATION_MODEL to the pyannote segmentation-3.0 ONNX file`);
   }
   const configuredEmbeddingPath = embeddingModel === undefined ? undefined : resolveModelPath(embeddingModel);
   const embeddingModelPath = configuredEmbeddingPath !== undefined && existsSync(configuredEmbeddingPath) ? configuredEmbeddingPath : undefined;

@@ -10,7 +10,7 @@ export const transcriptionFailures = {
   /** `modelName`: the configured path relative to the install folder, or the file name: never an absolute path. */
   modelMissing: (modelName: string) =>
     new StageFailure(
-      'unavailable',
+      'model_missing',
       `The speech recognition model is not installed: put a whisper.cpp ggml model (e.g. ggml-base.en.bin or ggml-small.bin from https://huggingface.co/ggerganov/whisper.cpp) at WHISPER_MODEL (now ${modelName})`,
     ),
   modelUnusable: (modelName: string) =>

@@ -74,14 +74,14 @@ describe('diarizeAudio with the real segmentation model', () => {
     expect(diarization).toMatchObject({ method: 'embedding-clustering', speakerCount: 1, model: 'pyannote-segmentation-3.0.fp16.onnx + toy-embedding.onnx' });
   });
 
-  it('links windows when the configured embedding model is missing, and fails as unavailable without the segmentation model', async () => {
+  it('links windows when the configured embedding model is missing, and fails as model_missing (the call waits) without the segmentation model', async () => {
     const cleaned = await clean(sharedAudio('jfk/jfk.wav'));
     const linked = await diarizeAudio(cleaned, { ...models, embeddingModel: join(folder, 'no-such-embedding.onnx') }, createTestStageContext());
     expect(linked.method).toBe('window-linking');
 
     const failure = await diarizeAudio(cleaned, { segmentationModel: 'models/missing-segmentation.onnx' }, createTestStageContext()).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StageFailure);
-    expect(failure).toMatchObject({ kind: 'unavailable' });
+    expect(failure).toMatchObject({ kind: 'model_missing' });
     expect((failure as StageFailure).reason).toMatch(/missing-segmentation\.onnx.*SEGMENTATION_MODEL/);
     expect((failure as StageFailure).reason).not.toMatch(/\//);
   });

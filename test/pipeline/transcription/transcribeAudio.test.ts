@@ -149,16 +149,16 @@ describe('transcribeAudio when something is not installed', () => {
     await expectFailure(transcribeAudio(input, options, createTestStageContext()), 'unavailable', /not built: run `npm run build:native`.*cmake and g\+\+/);
   });
 
-  it('fails with `unavailable`, naming WHISPER_MODEL and where to get a model, when the model is missing', async () => {
+  it('fails with `model_missing` (the call waits for it), naming WHISPER_MODEL and where to get a model, when the model is missing', async () => {
     // Any executable passes the binary check; the model is checked before anything runs.
     const options: TranscriptionOptions = { modelPath: join(packageRoot, 'models', 'missing-whisper.bin'), whisperCliPath: process.execPath };
-    const failure = await expectFailure(transcribeAudio(input, options, createTestStageContext()), 'unavailable', /WHISPER_MODEL \(now models\/missing-whisper\.bin\)/);
+    const failure = await expectFailure(transcribeAudio(input, options, createTestStageContext()), 'model_missing', /WHISPER_MODEL \(now models\/missing-whisper\.bin\)/);
     expect(failure.reason).toMatch(/huggingface\.co\/ggerganov\/whisper\.cpp/);
   });
 
   it('names only the file of a model outside the install folder, never its full path', async () => {
     const options: TranscriptionOptions = { modelPath: '/srv/private/speech/ggml-small.bin', whisperCliPath: process.execPath };
-    const failure = await expectFailure(transcribeAudio(input, options, createTestStageContext()), 'unavailable', /\(now ggml-small\.bin\)/);
+    const failure = await expectFailure(transcribeAudio(input, options, createTestStageContext()), 'model_missing', /\(now ggml-small\.bin\)/);
     expect(failure.reason).not.toContain('/srv');
   });
 });

@@ -83,7 +83,7 @@ export class LlmRuntime implements Disposable {
     try {
       await access(modelPath);
     } catch (error) {
-      throw new StageFailure('unavailable', 'The language model for call analysis is not installed.', { cause: error });
+      throw new StageFailure('model_missing', 'The language model for call analysis is not installed.', { cause: error });
     }
     const runtime = await importNodeLlamaCpp();
     let llama: Llama;

@@ -93,7 +93,7 @@ async function analyse(input: AnalysisInput, context: StageContext, settings: An
   try {
     await access(settings.modelPath);
   } catch (error) {
-    throw new StageFailure('unavailable', 'The language model for call analysis is not installed.', { cause: error });
+    throw new StageFailure('model_missing', 'The language model for call analysis is not installed.', { cause: error });
   }
   await assertModelUsable(settings.modelPath);
   const producer: AnalysisProducer = { analyser: 'llm', analyserVersion: llmAnalyserVersion, model: basename(settings.modelPath) };

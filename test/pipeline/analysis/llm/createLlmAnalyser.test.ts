@@ -73,17 +73,17 @@ describe('createLlmAnalyser (worker faked, no model)', () => {
     expect(analysis.qualityWarnings).toEqual(['The transcript has no speech to analyse.']);
   });
 
-  test('fails as unavailable when the model file is missing, in the analyser and in the worker task', async () => {
+  test('fails as model_missing (the call waits) when the model file is missing, in the analyser and in the worker task', async () => {
     const missing = { ...options, modelPath: `${tinyRandomLlm}.missing` };
     const { context, requests } = fakeWorkerContext();
     const analysing = createLlmAnalyser(missing).analyse(callInput(), context);
     await expect(analysing).rejects.toBeInstanceOf(StageFailure);
-    await expect(analysing).rejects.toMatchObject({ kind: 'unavailable', reason: expect.not.stringContaining('/') });
+    await expect(analysing).rejects.toMatchObject({ kind: 'model_missing', reason: expect.not.stringContaining('/') });
     expect(requests).toHaveLength(0);
     const task = workerTaskImplementations.llmAnalyseChunk({
       model: { modelPath: missing.modelPath, gpu: false }, contextSize: 512, threads: 1, systemPrompt: '', userPrompt: '', schema: {}, maxOutputTokens: 10,
     });
-    await expect(task).rejects.toMatchObject({ name: 'StageFailure', kind: 'unavailable' });
+    await expect(task).rejects.toMatchObject({ name: 'StageFailure', kind: 'model_missing' });
   });
 
   test('stops when the call is given up', async () => {

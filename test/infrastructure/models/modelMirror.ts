@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { installedModelManifest } from '../../../src/infrastructure/models/loadModelManifest.js';
+import { sharedFiles } from './modelFixtures.js';
+
+// A loopback stand-in for a site's model mirror (MODELS_MIRROR_URL): it serves the two real
+// recommended models of ../shared/models (segmentation and VAD) at the paths of their manifest
+// URLs, and answers 404 for everything else (whisper, embeddings, the LLM).
+
+export interface ModelMirror {
+  /** `http://127.0.0.1:<port>`: what MODELS_MIRROR_URL is set to. */
+  url: string;
+  /** The URL path of each served slot's recommended entry. */
+  paths: { segmentation: string; vad: string };
+  /** Every request, in order. */
+  requests: { method: string; path: string }[];
+  /** GET requests for `path` seen so far. */
+  gets(path: string): number;
+  /**
+   * Holds every GET from now on (HEAD requests, the reachability probe, are still answered) until
+   * the returned function is called: a download that stays running while the test looks at it.
+   */
+  hold(): () => void;
+  close(): Promise<void>;
+}
+
+export async function startModelMirror(): Promise<ModelMirror> {
+  const manifest = await installedModelManifest();
+  const pathOf = (name: string) => new URL(manifest.models.find((entry) => entry.name === name)!.url!).pathname;
+  const paths = { segmentation: pathOf('pyannote-segmentation-3.0-fp16'), vad: pathOf('silero-vad-v6.2.0') };
+  const files = new Map<string, Buffer>([
+    [paths.segmentation, await readFile(sharedFiles.segmentation)],
+    [paths.vad, await readFile(sharedFiles.vad)],
+  ]);
+  const requests: ModelMirror['requests'] = [];
+  let held: Promise<void> | undefined;
+
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://mirror').pathname;
+    requests.push({ method: request.method ?? '', path });
+    const answer = () => {
+      const body = files.get(path);
+      if (!body) {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('not on this mirror');
+        return;
+      }
+      response.writeHead(200, { 'content-length': String(body.length), 'content-type': 'application/octet-stream' });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    };
+    if (held && request.method !== 'HEAD') void held.then(answer);
+    else answer();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    paths,
+    requests,
+    gets: (path) => requests.filter((request) => request.method === 'GET' && request.path === path).length,
+    hold: () => {
+      let release!: () => void;
+      held = new Promise((resolve) => { release = resolve; });
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A loopback address nothing listens on (a port just released): connections are refused at once. */
+export async function closedLoopbackUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}

@@ -1,0 +1,154 @@
+import { copyFileSync, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sampleCallScript, writeScriptedWhisperCli } from '../faults/scriptedWhisper.js';
+import { uploadSample, waitForOutcome } from '../faults/faultSetup.js';
+import { waitFor } from '../helpers/processingHarness.js';
+import { asUser, newDataDir, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
+
+// The first run of a new site, end to end through the real service: no models installed, a call
+// uploaded at once, the recommended models downloaded at start from the site's mirror (a
+// loopback server here: the model hubs are out of reach), and the call starting by itself once
+// the last model is copied into place, without a restart.
+
+const shared = resolve(import.meta.dirname, '../../../shared');
+const sharedModel = (name: string) => join(shared, 'models', name);
+
+/** The mirror holds the two real files whose digests the manifest pins; the whisper model is not there. */
+const mirrorFiles: Record<string, string> = {
+  '/onnx-community/pyannote-segmentation-3.0/resolve/main/onnx/model_fp16.onnx': sharedModel('pyannote-segmentation-3.0.fp16.onnx'),
+  '/ggml-org/whisper-vad/resolve/main/ggml-silero-v6.2.0.bin': sharedModel('silero-vad-v6.2.0-ggml.bin'),
+};
+
+let mirror: Server;
+let mirrorUrl: string;
+const mirrorRequests: string[] = [];
+let folder: string;
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'callscope-first-run-'));
+  mirror = createServer((request, response) => {
+    mirrorRequests.push(`${request.method} ${request.url}`);
+    const file = mirrorFiles[request.url ?? ''];
+    if (!file) return void response.writeHead(404).end('File not found');
+    response.writeHead(200, { 'content-length': String(readFileSync(file).length) });
+    if (request.method === 'HEAD') return void response.end();
+    createReadStream(file).pipe(response);
+  });
+  await new Promise<void>((listening) => mirror.listen(0, '127.0.0.1', listening));
+  mirrorUrl = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((closed) => mirror.close(closed));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** Settings of a site whose model files go into `modelsDir` (empty at first). */
+function siteEnv(modelsDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    SEGMENTATION_MODEL: join(modelsDir, 'segmentation.onnx'),
+    WHISPER_MODEL: join(modelsDir, 'whisper.bin'),
+    VAD_MODEL: join(modelsDir, 'vad.bin'),
+    EMBEDDING_MODEL: join(modelsDir, 'embedding.onnx'),
+    LLM_MODEL: join(modelsDir, 'llm.gguf'),
+    // The structure-only whisper model hears no words: a scripted whisper-cli gives the call words with action items.
+    WHISPER_CLI: writeScriptedWhisperCli(folder, sampleCallScript),
+    ANALYSER: 'builtin',
+    ANALYSIS_TIME_ZONE: 'UTC',
+    LOG_LEVEL: 'info',
+    MODELS_AUTO_FETCH: 'true',
+    ...extra,
+  };
+}
+
+interface Readiness {
+  status: string;
+  checks: { models: { status: string; detail: { problems?: string[] } }; workerPool: { detail: { waitingForModels?: { configKey: string; howToInstall: string }[]; queuedCalls: number } } };
+}
+
+async function readiness(server: ServerProcess): Promise<Readiness> {
+  return (await fetch(`${server.baseUrl}/actuator/health/readiness`)).json() as Promise<Readiness>;
+}
+
+async function statusOf(server: ServerProcess, callId: string): Promise<string> {
+  const response = await asUser(server, 'alice', `/api/calls/status?ids=${callId}`);
+  return ((await response.json()) as { items: { status: string }[] }).items[0]!.status;
+}
+
+describe('a call uploaded before the models are installed (real service)', () => {
+  test('waits in QUEUED while the start downloads what it can, says what is missing, and completes once the last model is copied into place', async () => {
+    const modelsDir = join(folder, 'site-models');
+    const dataDir = newDataDir();
+    const server = await startServer(dataDir, siteEnv(modelsDir, { MODELS_MIRROR_URL: mirrorUrl }));
+
+    const upload = await uploadSample(server, 'alice', 'first-call');
+    expect(upload.status).toBe(202);
+    const { callId } = (await upload.json()) as { callId: string };
+
+    // The download at start installs segmentation and VAD from the mirror; whisper is not there.
+    await waitFor('the download at start to end', () => server.output().includes('the download failed') || undefined, 30_000);
+    expect(readFileSync(join(modelsDir, 'segmentation.onnx')).equals(readFileSync(sharedModel('pyannote-segmentation-3.0.fp16.onnx')))).toBe(true);
+    expect(readFileSync(join(modelsDir, 'vad.bin')).equals(readFileSync(sharedModel('silero-vad-v6.2.0-ggml.bin')))).toBe(true);
+    expect(existsSync(join(modelsDir, 'whisper.bin'))).toBe(false);
+    expect(mirrorRequests.filter((request) => request.startsWith('GET'))).toEqual(expect.arrayContaining(Object.keys(mirrorFiles).map((path) => `GET ${path}`)));
+
+    // The call waits: no stage runs, and readiness says which model is missing and how to get it.
+    const waiting = await waitFor('readiness to name only the whisper model', async () => {
+      const current = await readiness(server);
+      const keys = current.checks.workerPool.detail.waitingForModels?.map((model) => model.configKey);
+      return keys?.length === 1 && keys[0] === 'WHISPER_MODEL' ? current : undefined;
+    }, 10_000);
+    expect(waiting.status).toBe('DOWN');
+    expect(waiting.checks.workerPool.detail.queuedCalls).toBe(1);
+    expect(waiting.checks.workerPool.detail.waitingForModels![0]!.howToInstall).toMatch(/callscope models fetch --slot whisper.*callscope models import DIR.*whisper\.bin/);
+    expect(waiting.checks.models.detail.problems).toEqual([expect.stringMatching(/^WHISPER_MODEL \(whisper\.bin\): not installed, calls wait for it/)]);
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // a few of the engine's looks at the queue
+    expect(await statusOf(server, callId)).toBe('QUEUED');
+    expect(stageOutcomes(dataDir, callId)).toEqual([]);
+
+    // Copied into place by hand: the call starts by itself.
+    copyFileSync(sharedModel('whisper-test-stub-tiny.en.bin'), join(modelsDir, 'whisper.bin'));
+    const outcome = await waitForOutcome(server, 'alice', callId);
+    expect(outcome.status).toBe('COMPLETED');
+    expect(outcome.errorReason).toBeNull();
+    expect(outcome.actionItemTitles.length).toBeGreaterThan(0);
+    expect(stageOutcomes(dataDir, callId).filter(([, result]) => result !== 'OK')).toEqual([]);
+
+    const output = server.output();
+    expect(output).toContain('calls wait: the speaker segmentation model (segmentation.onnx) and the speech recognition model (whisper.bin) are not installed');
+    expect(output).toContain('every model calls need is installed: queued calls start');
+    // Never the folder the models live in (paths outside the install folder are shown by file name).
+    expect(output).not.toContain(modelsDir);
+    const ready = await readiness(server);
+    expect(ready.checks.workerPool.detail.waitingForModels).toBeUndefined();
+  }, 150_000);
+
+  test('offline, the start says in one paragraph what is missing and how to import it; the call waits', async () => {
+    const modelsDir = join(folder, 'offline-models');
+    const dataDir = newDataDir();
+    // A closed loopback port stands for a download host that cannot be reached.
+    const closed = createServer();
+    await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+
+    const server = await startServer(dataDir, siteEnv(modelsDir, { MODELS_MIRROR_URL: `http://127.0.0.1:${closedPort}` }));
+    const upload = await uploadSample(server, 'alice', 'offline-call');
+    const { callId } = (await upload.json()) as { callId: string };
+    const paragraph = await waitFor('the offline paragraph', () => {
+      const line = server.output().split('\n').find((candidate) => candidate.includes('cannot be reached from this machine'));
+      return line ? (JSON.parse(line) as { level: number; msg: string }) : undefined;
+    }, 20_000);
+    expect(paragraph.level).toBe(40);
+    expect(paragraph.msg).toContain(`127.0.0.1:${closedPort} cannot be reached`);
+    expect(paragraph.msg).toMatch(/segmentation model \(segmentation\.onnx\) and the speech recognition model \(whisper\.bin\) are not installed/);
+    expect(paragraph.msg).toContain('npx callscope models import DIR');
+    expect(paragraph.msg).toContain('start by themselves once the models are in place');
+    expect(existsSync(modelsDir)).toBe(false);
+    expect(await statusOf(server, callId)).toBe('QUEUED');
+  }, 60_000);
+});
