@@ -9,37 +9,14 @@
  * process (imported, not spawned), so signals reach it directly and there is one process to stop.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { staleBuildReason } from './buildFreshness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const builtServer = join(root, 'dist', 'server.js');
-/** Inputs of the TypeScript build besides `src/**\/*.ts`. */
-const buildConfigFiles = ['tsconfig.json', 'tsconfig.build.json'].map((name) => join(root, name));
-
-/** The newest modification time (ms) of the build's inputs. */
-function newestSourceTime() {
-  let newest = 0;
-  const walk = (folder) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  walk(join(root, 'src'));
-  for (const file of buildConfigFiles) if (existsSync(file)) newest = Math.max(newest, statSync(file).mtimeMs);
-  return newest;
-}
-
-/** Why the build must be made again, or undefined when it is current. */
-function staleBuildReason() {
-  if (!existsSync(builtServer)) return 'no build yet';
-  if (newestSourceTime() > statSync(builtServer).mtimeMs) return 'sources changed since the last build';
-  return undefined;
-}
 
 function build(reason) {
   let tsc;
@@ -64,6 +41,6 @@ function build(reason) {
   process.stderr.write(`start: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
-const reason = staleBuildReason();
+const reason = staleBuildReason(root);
 if (reason) build(reason);
 await import(pathToFileURL(builtServer).href);
