@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import pino from 'pino';
+import { startProcessing } from '../../src/processing/startProcessing.js';
+import { uploadCall } from '../helpers/processingHarness.js';
 import { seedCall } from '../helpers/seedCalls.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
+import { startModelMirror } from '../infrastructure/models/modelMirror.js';
 
 /**
  * The admin pages in a real Chromium against the real app: first-run setup, sign-in, wrong
@@ -440,5 +444,47 @@ describe.skipIf(!hasChromium)(suiteName, () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/admin/login');
     await signIn(page, app, newPassword);
+  });
+
+  test('first start without models: the status page says calls wait and links to Models; Models downloads the recommended models with progress', async () => {
+    const mirror = await startModelMirror();
+    const modelsDir = mkdtempSync(join(tmpdir(), 'callscope-first-start-'));
+    const site = await startTestApp({
+      SEGMENTATION_MODEL: join(modelsDir, 'segmentation.onnx'), WHISPER_MODEL: join(modelsDir, 'whisper.bin'),
+      VAD_MODEL: join(modelsDir, 'vad.bin'), EMBEDDING_MODEL: join(modelsDir, 'embedding.onnx'), LLM_MODEL: join(modelsDir, 'llm.gguf'),
+      MODELS_MIRROR_URL: mirror.url,
+    });
+    const processing = await startProcessing(site.services, pino({ level: 'silent' }));
+    try {
+      issueSetupLink(site);
+      await ensureSetUp(site, firstPassword);
+      await uploadCall(site.as('alice'));
+      await signedInAt(page, site, firstPassword, '/admin/status');
+      const waiting = page.locator('#waiting-message');
+      await poll(() => waiting.textContent()).toContain('1 queued call waits');
+      expect(await waiting.textContent()).toMatch(/speaker segmentation model \(segmentation\.onnx\) and the speech recognition model \(whisper\.bin\) are not installed/);
+      expect(await waiting.textContent()).not.toContain(modelsDir);
+      expect(await waiting.getAttribute('class')).toContain('warning');
+      await shot(page, 'status-calls-wait-for-models');
+
+      await waiting.getByRole('link', { name: 'Open Models' }).click();
+      await page.waitForURL('**/admin/models');
+      await page.getByRole('button', { name: 'Download recommended models' }).click();
+      await poll(() => page.locator('#fetch-message').textContent()).toMatch(/Download finished: 2 installed, 2 failed/);
+      const stateOf = (slot: string) => page.locator(`#fetch-body tr[data-slot="${slot}"]`).getAttribute('data-state');
+      expect(await stateOf('segmentation')).toBe('downloaded');
+      expect(await stateOf('vad')).toBe('downloaded');
+      expect(await stateOf('whisper')).toBe('failed');
+      expect(await page.locator('#fetch-body tr[data-slot="whisper"]').textContent()).toContain('404');
+      // The slots table is read again: segmentation is now installed and verified.
+      await poll(() => page.locator('tr[data-config-key="SEGMENTATION_MODEL"] [data-check]').getAttribute('data-check')).toBe('ok');
+      await expectAccessibleBasics(page);
+      await shot(page, 'models-download-finished');
+    } finally {
+      await processing.stop(0);
+      await site.close();
+      await mirror.close();
+      rmSync(modelsDir, { recursive: true, force: true });
+    }
   });
 });
