@@ -1,6 +1,4 @@
-import { copyFileSync, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -8,6 +6,7 @@ import { sampleCallScript, writeScriptedWhisperCli } from '../faults/scriptedWhi
 import { uploadSample, waitForOutcome } from '../faults/faultSetup.js';
 import { waitFor } from '../helpers/processingHarness.js';
 import { asUser, newDataDir, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
+import { closedLoopbackUrl, startModelMirror, type ModelMirror } from '../infrastructure/models/modelMirror.js';
 
 // The first run of a new site, end to end through the real service: no models installed, a call
 // uploaded at once, the recommended models downloaded at start from the site's mirror (a
@@ -17,33 +16,17 @@ import { asUser, newDataDir, stageOutcomes, startServer, type ServerProcess } fr
 const shared = resolve(import.meta.dirname, '../../../shared');
 const sharedModel = (name: string) => join(shared, 'models', name);
 
-/** The mirror holds the two real files whose digests the manifest pins; the whisper model is not there. */
-const mirrorFiles: Record<string, string> = {
-  '/onnx-community/pyannote-segmentation-3.0/resolve/main/onnx/model_fp16.onnx': sharedModel('pyannote-segmentation-3.0.fp16.onnx'),
-  '/ggml-org/whisper-vad/resolve/main/ggml-silero-v6.2.0.bin': sharedModel('silero-vad-v6.2.0-ggml.bin'),
-};
-
-let mirror: Server;
-let mirrorUrl: string;
-const mirrorRequests: string[] = [];
+/** The mirror holds the two real files whose digests the manifest pins (segmentation, VAD); the whisper model is not there. */
+let mirror: ModelMirror;
 let folder: string;
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'callscope-first-run-'));
-  mirror = createServer((request, response) => {
-    mirrorRequests.push(`${request.method} ${request.url}`);
-    const file = mirrorFiles[request.url ?? ''];
-    if (!file) return void response.writeHead(404).end('File not found');
-    response.writeHead(200, { 'content-length': String(readFileSync(file).length) });
-    if (request.method === 'HEAD') return void response.end();
-    createReadStream(file).pipe(response);
-  });
-  await new Promise<void>((listening) => mirror.listen(0, '127.0.0.1', listening));
-  mirrorUrl = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}`;
+  mirror = await startModelMirror();
 });
 
 afterAll(async () => {
-  await new Promise((closed) => mirror.close(closed));
+  await mirror.close();
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -83,7 +66,7 @@ describe('a call uploaded before the models are installed (real service)', () =>
   test('waits in QUEUED while the start downloads what it can, says what is missing, and completes once the last model is copied into place', async () => {
     const modelsDir = join(folder, 'site-models');
     const dataDir = newDataDir();
-    const server = await startServer(dataDir, siteEnv(modelsDir, { MODELS_MIRROR_URL: mirrorUrl }));
+    const server = await startServer(dataDir, siteEnv(modelsDir, { MODELS_MIRROR_URL: mirror.url }));
 
     const upload = await uploadSample(server, 'alice', 'first-call');
     expect(upload.status).toBe(202);
@@ -94,7 +77,7 @@ describe('a call uploaded before the models are installed (real service)', () =>
     expect(readFileSync(join(modelsDir, 'segmentation.onnx')).equals(readFileSync(sharedModel('pyannote-segmentation-3.0.fp16.onnx')))).toBe(true);
     expect(readFileSync(join(modelsDir, 'vad.bin')).equals(readFileSync(sharedModel('silero-vad-v6.2.0-ggml.bin')))).toBe(true);
     expect(existsSync(join(modelsDir, 'whisper.bin'))).toBe(false);
-    expect(mirrorRequests.filter((request) => request.startsWith('GET'))).toEqual(expect.arrayContaining(Object.keys(mirrorFiles).map((path) => `GET ${path}`)));
+    expect([mirror.gets(mirror.paths.segmentation), mirror.gets(mirror.paths.vad)]).toEqual([1, 1]);
 
     // The call waits: no stage runs, and readiness says which model is missing and how to get it.
     const waiting = await waitFor('readiness to name only the whisper model', async () => {
@@ -131,12 +114,8 @@ describe('a call uploaded before the models are installed (real service)', () =>
     const modelsDir = join(folder, 'offline-models');
     const dataDir = newDataDir();
     // A closed loopback port stands for a download host that cannot be reached.
-    const closed = createServer();
-    await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
-    const closedPort = (closed.address() as AddressInfo).port;
-    await new Promise((done) => closed.close(done));
-
-    const server = await startServer(dataDir, siteEnv(modelsDir, { MODELS_MIRROR_URL: `http://127.0.0.1:${closedPort}` }));
+    const unreachable = await closedLoopbackUrl();
+    const server = await startServer(dataDir, siteEnv(modelsDir, { MODELS_MIRROR_URL: unreachable }));
     const upload = await uploadSample(server, 'alice', 'offline-call');
     const { callId } = (await upload.json()) as { callId: string };
     const paragraph = await waitFor('the offline paragraph', () => {
@@ -144,7 +123,7 @@ describe('a call uploaded before the models are installed (real service)', () =>
       return line ? (JSON.parse(line) as { level: number; msg: string }) : undefined;
     }, 20_000);
     expect(paragraph.level).toBe(40);
-    expect(paragraph.msg).toContain(`127.0.0.1:${closedPort} cannot be reached`);
+    expect(paragraph.msg).toContain(`${new URL(unreachable).host} cannot be reached`);
     expect(paragraph.msg).toMatch(/segmentation model \(segmentation\.onnx\) and the speech recognition model \(whisper\.bin\) are not installed/);
     expect(paragraph.msg).toContain('npx callscope models import DIR');
     expect(paragraph.msg).toContain('start by themselves once the models are in place');
