@@ -7,32 +7,20 @@ import { defaultLockPath } from '../../../src/infrastructure/models/manifestLock
 import {
   downloadTotals, ModelDownloads, type ModelDownloadItem, type ModelDownloadSnapshot,
 } from '../../../src/infrastructure/models/ModelDownloads.js';
-import { closedLoopbackUrl, startModelMirror, type ModelMirror } from './modelMirror.js';
+import { closedLoopbackUrl, useMirrorAndModelFolder } from './modelMirror.js';
 import { modelFolder, sharedFiles } from './modelFixtures.js';
 
 // ModelDownloads has no lockPath option: keep the lock file it writes out of the repository.
 vi.mock('../../../src/infrastructure/models/manifestLock.js', async (importOriginal) =>
   (await import('./isolatedManifestLock.js')).withIsolatedLockPath(await importOriginal()));
 
-let mirror: ModelMirror;
-beforeAll(async () => { mirror = await startModelMirror(); });
-afterAll(async () => {
-  await mirror.close();
-  rmSync(dirname(defaultLockPath), { recursive: true, force: true });
-});
-
-let folder: Awaited<ReturnType<typeof modelFolder>>;
-beforeEach(async () => {
-  folder = await modelFolder();
-  mirror.requests.length = 0;
-});
-afterEach(async () => { await folder.remove(); });
+const rig = useMirrorAndModelFolder();
 
 const sizes = { segmentation: 3_000_918, vad: 885_098 };
 
 function downloadsVia(mirrorUrl: string) {
   const onInstalled = vi.fn();
-  const downloads = new ModelDownloads({ ...folder.config, MODELS_MIRROR_URL: mirrorUrl }, { manifest: installedModelManifest, onInstalled });
+  const downloads = new ModelDownloads({ ...rig.folder.config, MODELS_MIRROR_URL: mirrorUrl }, { manifest: installedModelManifest, onInstalled });
   return { downloads, onInstalled };
 }
 
@@ -45,7 +33,7 @@ test('the lock file is kept out of the repository', () => {
 
 describe('a download from the mirror', () => {
   test('installs segmentation and VAD byte for byte, reports whisper (not on the mirror) failed, and ends finished', async () => {
-    const { downloads, onInstalled } = downloadsVia(mirror.url);
+    const { downloads, onInstalled } = downloadsVia(rig.mirror.url);
     const seen: ModelDownloadSnapshot[] = [];
     downloads.listen((snapshot) => seen.push(snapshot));
     expect(downloads.snapshot()).toMatchObject({ state: 'idle', trigger: null, items: [] });
@@ -72,17 +60,17 @@ describe('a download from the mirror', () => {
       target: 'segmentation.onnx',
     });
     expect(itemOf(result, 'whisper')).toMatchObject({ receivedBytes: 0, message: expect.stringMatching(/answered 404\b.*whisper-base\.en/), target: 'whisper.bin' });
-    expect(JSON.stringify(result)).not.toContain(folder.root);
+    expect(JSON.stringify(result)).not.toContain(rig.folder.root);
 
-    expect(readFileSync(folder.config.SEGMENTATION_MODEL).equals(readFileSync(sharedFiles.segmentation))).toBe(true);
-    expect(readFileSync(folder.config.VAD_MODEL).equals(readFileSync(sharedFiles.vad))).toBe(true);
-    expect(existsSync(folder.config.WHISPER_MODEL)).toBe(false);
-    expect(readdirSync(folder.models).filter((name) => name.endsWith('.part'))).toEqual([]);
+    expect(readFileSync(rig.folder.config.SEGMENTATION_MODEL).equals(readFileSync(sharedFiles.segmentation))).toBe(true);
+    expect(readFileSync(rig.folder.config.VAD_MODEL).equals(readFileSync(sharedFiles.vad))).toBe(true);
+    expect(existsSync(rig.folder.config.WHISPER_MODEL)).toBe(false);
+    expect(readdirSync(rig.folder.models).filter((name) => name.endsWith('.part'))).toEqual([]);
 
     // Joined, not started twice: each file requested once, the embedding model of the second start never.
-    expect(mirror.gets(mirror.paths.segmentation)).toBe(1);
-    expect(mirror.gets(mirror.paths.vad)).toBe(1);
-    expect(mirror.requests.filter((request) => request.method === 'GET')).toHaveLength(3);
+    expect(rig.mirror.gets(rig.mirror.paths.segmentation)).toBe(1);
+    expect(rig.mirror.gets(rig.mirror.paths.vad)).toBe(1);
+    expect(rig.mirror.requests.filter((request) => request.method === 'GET')).toHaveLength(3);
     expect(onInstalled).toHaveBeenCalledTimes(1);
 
     // What listeners saw: each model waiting, then downloading with its bytes rising to the total, then downloaded.
@@ -104,27 +92,27 @@ describe('a download from the mirror', () => {
   });
 
   test('a model already installed comes out unchanged and is not requested; a later start begins a new download', async () => {
-    copyFileSync(sharedFiles.segmentation, folder.config.SEGMENTATION_MODEL);
-    const { downloads, onInstalled } = downloadsVia(mirror.url);
+    copyFileSync(sharedFiles.segmentation, rig.folder.config.SEGMENTATION_MODEL);
+    const { downloads, onInstalled } = downloadsVia(rig.mirror.url);
 
     const first = await downloads.start('start', ['segmentation', 'vad']);
     expect(first.items.map((item) => [item.slot, item.state])).toEqual([['segmentation', 'unchanged'], ['vad', 'downloaded']]);
     expect(itemOf(first, 'segmentation')).toMatchObject({ message: expect.stringContaining('already installed'), receivedBytes: 0 });
     // Only the reachability probe (HEAD) went to the segmentation file.
-    expect(mirror.gets(mirror.paths.segmentation)).toBe(0);
-    expect(mirror.gets(mirror.paths.vad)).toBe(1);
+    expect(rig.mirror.gets(rig.mirror.paths.segmentation)).toBe(0);
+    expect(rig.mirror.gets(rig.mirror.paths.vad)).toBe(1);
     expect(onInstalled).toHaveBeenCalledTimes(1);
 
     const again = await downloads.start('admin', ['segmentation', 'vad']);
     expect(again).toMatchObject({ state: 'finished', trigger: 'admin' });
     expect(again.items.map((item) => item.state)).toEqual(['unchanged', 'unchanged']);
-    expect(mirror.gets(mirror.paths.vad)).toBe(1);
+    expect(rig.mirror.gets(rig.mirror.paths.vad)).toBe(1);
     // Nothing new installed: the engine need not look again.
     expect(onInstalled).toHaveBeenCalledTimes(1);
   });
 
   test('a listener stops hearing once it unsubscribes', async () => {
-    const { downloads } = downloadsVia(mirror.url);
+    const { downloads } = downloadsVia(rig.mirror.url);
     const listener = vi.fn();
     downloads.listen(listener)();
     await downloads.start('admin', ['vad']);
@@ -140,7 +128,7 @@ describe('offline', () => {
     expect(snapshot).toMatchObject({ state: 'offline', unreachable: new URL(closed).host, finishedAt: expect.any(String) });
     expect(snapshot.unreachable).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(snapshot.items.map((item) => item.state)).toEqual(['waiting', 'waiting', 'waiting']);
-    expect(readdirSync(folder.models)).toEqual([]);
+    expect(readdirSync(rig.folder.models)).toEqual([]);
     expect(onInstalled).not.toHaveBeenCalled();
     expect(downloads.isRunning).toBe(false);
   });

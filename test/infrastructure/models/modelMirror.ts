@@ -1,8 +1,12 @@
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { installedModelManifest } from '../../../src/infrastructure/models/loadModelManifest.js';
-import { sharedFiles } from './modelFixtures.js';
+import { defaultLockPath } from '../../../src/infrastructure/models/manifestLock.js';
+import { modelFolder, sharedFiles } from './modelFixtures.js';
 
 // A loopback stand-in for a site's model mirror (MODELS_MIRROR_URL): it serves the two real
 // recommended models of ../shared/models (segmentation and VAD) at the paths of their manifest
@@ -81,4 +85,30 @@ export async function closedLoopbackUrl(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}`;
+}
+
+/** What {@link useMirrorAndModelFolder} gives a test: the file's mirror and this test's model folder. */
+export interface MirrorRig {
+  readonly mirror: ModelMirror;
+  readonly folder: Awaited<ReturnType<typeof modelFolder>>;
+}
+
+/**
+ * Registers a download test file's hooks: one mirror for the file (its request log cleared before
+ * each test), a fresh model folder for each test, and, at the end, the folder of the lock file
+ * (a file that mocks `manifestLock.js` with isolatedManifestLock.ts has its lock in a temp folder).
+ */
+export function useMirrorAndModelFolder(): MirrorRig {
+  const rig = {} as { mirror: ModelMirror; folder: MirrorRig['folder'] };
+  beforeAll(async () => { rig.mirror = await startModelMirror(); });
+  afterAll(async () => {
+    await rig.mirror.close();
+    rmSync(dirname(defaultLockPath), { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    rig.folder = await modelFolder();
+    rig.mirror.requests.length = 0;
+  });
+  afterEach(async () => { await rig.folder.remove(); });
+  return rig;
 }

@@ -10,30 +10,16 @@ import { installedModelManifest } from '../../../src/infrastructure/models/loadM
 import { defaultLockPath } from '../../../src/infrastructure/models/manifestLock.js';
 import { ModelDownloads } from '../../../src/infrastructure/models/ModelDownloads.js';
 import { prepareModelsAtStart, slotsToFetch } from '../../../src/infrastructure/models/prepareModelsAtStart.js';
-import { closedLoopbackUrl, startModelMirror, type ModelMirror } from './modelMirror.js';
+import { closedLoopbackUrl, useMirrorAndModelFolder } from './modelMirror.js';
 import { modelFolder, sharedFiles, type ModelConfig } from './modelFixtures.js';
 
 // ModelDownloads has no lockPath option: keep the lock file it writes out of the repository.
 vi.mock('../../../src/infrastructure/models/manifestLock.js', async (importOriginal) =>
   (await import('./isolatedManifestLock.js')).withIsolatedLockPath(await importOriginal()));
 
-let mirror: ModelMirror;
+const rig = useMirrorAndModelFolder();
 let closedUrl: string;
-beforeAll(async () => {
-  mirror = await startModelMirror();
-  closedUrl = await closedLoopbackUrl();
-});
-afterAll(async () => {
-  await mirror.close();
-  rmSync(dirname(defaultLockPath), { recursive: true, force: true });
-});
-
-let folder: Awaited<ReturnType<typeof modelFolder>>;
-beforeEach(async () => {
-  folder = await modelFolder();
-  mirror.requests.length = 0;
-});
-afterEach(async () => { await folder.remove(); });
+beforeAll(async () => { closedUrl = await closedLoopbackUrl(); });
 
 type StartConfig = ModelConfig & Pick<Config, 'MODELS_AUTO_FETCH' | 'ANALYSER' | 'MODELS_MIRROR_URL'>;
 
@@ -42,7 +28,7 @@ const levels = { info: 30, warn: 40, error: 50 };
 
 /** Runs prepareModelsAtStart as server.ts does, collecting the log and (optionally) a terminal's output. */
 async function prepare(overrides: Partial<StartConfig>, { withTerminal }: { withTerminal: boolean }) {
-  const config: StartConfig = { ...folder.config, MODELS_AUTO_FETCH: true, ANALYSER: 'auto', MODELS_MIRROR_URL: mirror.url, ...overrides };
+  const config: StartConfig = { ...rig.folder.config, MODELS_AUTO_FETCH: true, ANALYSER: 'auto', MODELS_MIRROR_URL: rig.mirror.url, ...overrides };
   const downloads = new ModelDownloads(config, { manifest: installedModelManifest });
   const lines: LogLine[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => { lines.push(JSON.parse(line) as LogLine); } }) as unknown as FastifyBaseLogger;
@@ -84,15 +70,15 @@ test('the lock file is kept out of the repository', () => {
 });
 
 test('nothing happens when no model calls need is missing', async () => {
-  installSettled(sharedFiles.segmentation, folder.config.SEGMENTATION_MODEL);
-  installSettled(sharedFiles.whisper, folder.config.WHISPER_MODEL);
+  installSettled(sharedFiles.segmentation, rig.folder.config.SEGMENTATION_MODEL);
+  installSettled(sharedFiles.whisper, rig.folder.config.WHISPER_MODEL);
   for (const withTerminal of [true, false]) {
     const { downloads, lines, printed } = await prepare({}, { withTerminal });
     expect(printed).toBe('');
     expect(lines).toEqual([]);
     expect(downloads.snapshot().state).toBe('idle');
   }
-  expect(mirror.requests).toEqual([]);
+  expect(rig.mirror.requests).toEqual([]);
 });
 
 describe('with the download off (MODELS_AUTO_FETCH=false)', () => {
@@ -103,14 +89,14 @@ describe('with the download off (MODELS_AUTO_FETCH=false)', () => {
     expect(text).toMatch(/^Callscope cannot process calls yet: the speaker segmentation model \(segmentation\.onnx\) and the speech recognition model \(whisper\.bin\) are not installed, and downloading at start is off \(MODELS_AUTO_FETCH=false\)\. /);
     expect(text).toContain('`npx callscope models import DIR`');
     expect(text.endsWith(callsWait)).toBe(true);
-    expect(printed).not.toContain(folder.root);
+    expect(printed).not.toContain(rig.folder.root);
     expect(lines).toEqual([]);
     expect(downloads.snapshot().state).toBe('idle');
-    expect(mirror.requests).toEqual([]);
+    expect(rig.mirror.requests).toEqual([]);
   });
 
   test('one missing model is named alone', async () => {
-    installSettled(sharedFiles.segmentation, folder.config.SEGMENTATION_MODEL);
+    installSettled(sharedFiles.segmentation, rig.folder.config.SEGMENTATION_MODEL);
     const { printed } = await prepare({ MODELS_AUTO_FETCH: false }, { withTerminal: true });
     expect(unwrapped(printed)).toMatch(/^Callscope cannot process calls yet: the speech recognition model \(whisper\.bin\) is not installed, and downloading/);
   });
@@ -124,7 +110,7 @@ describe('with the download off (MODELS_AUTO_FETCH=false)', () => {
       expect(message).toMatch(/^Callscope cannot process calls yet: the speaker segmentation model \(segmentation\.onnx\), the speech recognition model \(whisper\.bin\) and the language model for call analysis \(llm\.gguf\) are not installed, and downloading at start is off/);
       expect(message).toContain('npx callscope models import DIR');
       expect(message).not.toContain('\n');
-      expect(JSON.stringify(lines)).not.toContain(folder.root);
+      expect(JSON.stringify(lines)).not.toContain(rig.folder.root);
       expect(stdout.mock.calls.map(([chunk]) => String(chunk)).filter((chunk) => chunk.includes('Callscope cannot'))).toEqual([]);
     } finally {
       stdout.mockRestore();
@@ -141,9 +127,9 @@ describe('offline', () => {
     expect(unwrapped(paragraph)).toMatch(new RegExp(`are not installed, and ${new URL(closedUrl).host.replaceAll('.', '\\.')} cannot be reached from this machine to download them\\. `));
     expect(unwrapped(paragraph)).toContain('`npx callscope models import DIR`');
     expect(unwrapped(paragraph).endsWith(callsWait)).toBe(true);
-    expect(printed).not.toContain(folder.root);
+    expect(printed).not.toContain(rig.folder.root);
     expect(lines.filter((line) => line.level >= levels.error)).toEqual([]);
-    expect(readdirSync(folder.models)).toEqual([]);
+    expect(readdirSync(rig.folder.models)).toEqual([]);
   });
 
   test('without a terminal the same paragraph is one warn log entry', async () => {
@@ -158,8 +144,8 @@ describe('downloading from the mirror', () => {
   test('draws the bar on the terminal, logs each model, and says whisper (not on the mirror) is still missing', async () => {
     const { downloads, printed, lines } = await prepare({}, { withTerminal: true });
     expect(downloads.snapshot().state).toBe('finished');
-    expect(existsSync(folder.config.SEGMENTATION_MODEL)).toBe(true);
-    expect(existsSync(folder.config.VAD_MODEL)).toBe(true);
+    expect(existsSync(rig.folder.config.SEGMENTATION_MODEL)).toBe(true);
+    expect(existsSync(rig.folder.config.VAD_MODEL)).toBe(true);
 
     // The bar: lines redrawn in place, the last one full (failed models do not count), then a newline.
     const bar = printed.slice(0, printed.indexOf('\n'));
@@ -182,13 +168,13 @@ describe('downloading from the mirror', () => {
     expectWrappedParagraph(`\n${paragraph}`);
     expect(unwrapped(paragraph)).toMatch(/^Callscope cannot process calls yet: the speech recognition model \(whisper\.bin\) is not installed: the download failed \(see the lines above; `npx callscope models fetch` resumes it\)\. /);
     expect(unwrapped(paragraph).endsWith(callsWait)).toBe(true);
-    expect(printed).not.toContain(folder.root);
-    expect(JSON.stringify(lines)).not.toContain(folder.root);
+    expect(printed).not.toContain(rig.folder.root);
+    expect(JSON.stringify(lines)).not.toContain(rig.folder.root);
   });
 
   test('when every model calls need is then in place, says so and that calls start', async () => {
     // An own whisper model is in place (kept); the segmentation model is fetched.
-    installSettled(Buffer.from('an own whisper model'), folder.config.WHISPER_MODEL);
+    installSettled(Buffer.from('an own whisper model'), rig.folder.config.WHISPER_MODEL);
     const { downloads, printed, lines } = await prepare({}, { withTerminal: true });
     expect(downloads.snapshot().items.map((item) => [item.slot, item.state])).toEqual([
       ['segmentation', 'downloaded'], ['whisper', 'kept'], ['vad', 'downloaded'], ['embedding', 'failed'],
