@@ -30,7 +30,10 @@ function renderWaiting(status) {
   const queued = status.queue?.QUEUED ?? 0;
   const names = waiting.map((model) => `the ${model.label} (${model.expectedAt})`).join(' and ');
   const who = queued === 0 ? 'Calls will wait' : `${formatNumber(queued)} queued call${queued === 1 ? ' waits' : 's wait'}`;
-  showMessage(region, `${who}: ${names} ${waiting.length === 1 ? 'is' : 'are'} not installed. To install: ${waiting[0].howToInstall.replaceAll('`', '')}. Calls start by themselves once the models are in place.`, 'warning');
+  const howTo = waiting.length === 1
+    ? waiting[0].howToInstall.replaceAll('`', '')
+    : 'download them on the Models page or with callscope models fetch, import them with callscope models import DIR, or copy each file to the path shown';
+  showMessage(region, `${who}: ${names} ${waiting.length === 1 ? 'is' : 'are'} not installed. To install: ${howTo}. Calls start by themselves once the models are in place.`, 'warning');
   region.append(' ', el('a', { href: '/admin/models', text: 'Open Models' }));
 }
 
