@@ -27,6 +27,8 @@ export function drawDownloadProgress(downloads: ModelDownloads, terminal: NodeJS
   let lastDrawn = 0;
   let drawn = false;
   const draw = (snapshot: ModelDownloadSnapshot) => {
+    // Nothing to show before the first model is reached: an offline box never sees a bar at 0 %.
+    if (snapshot.state === 'offline' || snapshot.items.every((item) => item.state === 'waiting')) return;
     const now = Date.now();
     if (snapshot.state === 'running' && now - lastDrawn < redrawIntervalMs) return;
     lastDrawn = now;

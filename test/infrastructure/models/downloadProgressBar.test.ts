@@ -103,15 +103,16 @@ describe('drawDownloadProgress', () => {
     expect(terminal.read()?.toString()).toBe(writes.join(''));
   });
 
-  test('an offline end is drawn too, and a bar never drawn leaves the terminal untouched', () => {
+  test('no bar before the first model is reached: not while all wait, not offline; a bar never drawn leaves the terminal untouched', () => {
     const { downloads, emit } = fakeDownloads();
     const { terminal, writes } = terminalOf();
     drawDownloadProgress(downloads, terminal)();
     expect(writes).toEqual([]);
 
     const stop = drawDownloadProgress(downloads, terminal);
+    emit(snapshotOf([item('a', 'waiting', 0, 100 * MiB)], 'running'));
     emit({ ...snapshotOf([item('a', 'waiting', 0, 100 * MiB)], 'offline'), unreachable: 'huggingface.co' });
     stop();
-    expect(writes).toEqual([`\r${`Downloading models [${'.'.repeat(30)}]   0%  0.0 of 100.0 MiB`}\x1b[K`, '\n']);
+    expect(writes).toEqual([]);
   });
 });
