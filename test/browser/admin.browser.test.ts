@@ -123,7 +123,8 @@ describe.skipIf(!hasChromium)(suiteName, () => {
     const { chromium } = await import('playwright-core');
     [browser, app, lockedApp] = await Promise.all([
       chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
-      startTestApp({ VAD_MODEL: corrupted }),
+      // Required models that are never there, whatever a developer installed into models/.
+      startTestApp({ VAD_MODEL: corrupted, SEGMENTATION_MODEL: 'models/absent-segmentation.onnx', WHISPER_MODEL: 'models/absent-whisper.bin' }),
       startTestApp(),
     ]);
     issueSetupLink(app);

@@ -58,8 +58,9 @@ export const defaultWhisperCliPath = join(packageRoot, 'native', 'bin', 'whisper
  * and CPU are the child's). Words are sorted by start time; a recording without speech gives
  * none.
  *
- * Fails with `unavailable` when whisper-cli is not built or the model is missing or unusable
- * (one whisper cannot load is then reported by readiness until the file changes or loads),
+ * Fails with `model_missing` when the model is not installed (the call waits for it),
+ * `unavailable` when whisper-cli is not built or the model is unusable (one whisper cannot load
+ * is then reported by readiness until the file changes or loads),
  * `bad_input` when whisper cannot read the audio, a plain Error (internal) for the rest. Kills
  * whisper-cli and throws the signal's reason on abort. Its output folder is always removed.
  */

@@ -83,7 +83,8 @@ describe('readiness', () => {
   });
 
   test('is 503 DOWN, with the models check DOWN, while the required models are missing', async () => {
-    const { httpStatus, body } = await readiness({ MIN_FREE_DISK_MB: '0' });
+    // Files that are never there, whatever a developer installed into models/.
+    const { httpStatus, body } = await readiness({ MIN_FREE_DISK_MB: '0', SEGMENTATION_MODEL: 'models/absent-segmentation.onnx', WHISPER_MODEL: 'models/absent-whisper.bin' });
     expect(httpStatus).toBe(503);
     expect(body.status).toBe('DOWN');
     expect(Object.keys(body.checks)).toEqual(expect.arrayContaining(['database', 'diskSpace', 'models']));
