@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 /**
- * Builds whisper.cpp's `whisper-cli` from the sources bundled in the npm package `nodejs-whisper`
- * into `native/bin/whisper-cli` (static, so it needs no shared library beside it). Runs during
+ * Builds whisper.cpp's `whisper-cli` and `whisper-server` from the sources bundled in the npm
+ * package `nodejs-whisper` into `native/bin/` (static, so they need no shared library beside them).
+ * `whisper-server` answers a site's own Callscope boxes (TRANSCRIPTION_URL=…/inference) or any
+ * other client on the LAN, with its model loaded once. Runs during
  * `npm ci` (the `prepare` script, after the TypeScript build) and as `npm run build:native`.
  *
  * Plain Node, no TypeScript: it runs before anything else is built.
  *
  * - Skips when `native/bin/whisper-cli` exists and its stamp (`whisper-cli.stamp.json`) matches
- *   the bundled sources' version and content hash and the cmake flags; rebuilds otherwise.
+ *   the bundled sources' version and content hash and the cmake flags, and both binaries are
+ *   there; rebuilds otherwise.
  *   `--force` rebuilds anyway.
- * - cmake configure (Release, static, tests off) and build of the one target `whisper-cli` with
- *   all cores. whisper-cli lives in whisper.cpp's examples tree, so examples stay configured, but
- *   no other example is built.
+ * - cmake configure (Release, static, tests off) and build of the two targets `whisper-cli` and
+ *   `whisper-server` with all cores. Both live in whisper.cpp's examples tree, so examples stay
+ *   configured, but no other example is built.
  * - `GGML_NATIVE=ON`: the binary is tuned for the CPU of the box that builds it (AVX2, AVX-512…),
  *   which is right for an appliance that builds itself during install, and wrong for an image
  *   built on one machine and run on another: add `-DGGML_NATIVE=OFF` there (see docs/operations.md, "GPU image").
@@ -33,7 +36,8 @@ const packageDir = join(root, 'node_modules', 'nodejs-whisper');
 const sourceDir = join(packageDir, 'cpp', 'whisper.cpp');
 const buildDir = join(root, 'native', 'build');
 const binDir = join(root, 'native', 'bin');
-const binaryPath = join(binDir, 'whisper-cli');
+/** The targets built, each copied to `native/bin/<target>`. */
+const targets = ['whisper-cli', 'whisper-server'];
 const stampPath = join(binDir, 'whisper-cli.stamp.json');
 /** Written into the build folder after configure: a folder configured differently is wiped first. */
 const buildStampPath = join(buildDir, 'callscope-configure.json');
@@ -50,8 +54,8 @@ const baseFlags = [
   '-DCMAKE_BUILD_TYPE=Release',
   '-DBUILD_SHARED_LIBS=OFF',
   '-DWHISPER_BUILD_TESTS=OFF',
-  '-DWHISPER_BUILD_SERVER=OFF',
-  // Needed for the whisper-cli target; only that target is built.
+  '-DWHISPER_BUILD_SERVER=ON',
+  // Needed for the whisper-cli target; only the targets above are built.
   '-DWHISPER_BUILD_EXAMPLES=ON',
   '-DWHISPER_SDL2=OFF',
   '-DWHISPER_CURL=OFF',
@@ -142,8 +146,8 @@ function main() {
   }
   const force = process.argv.includes('--force');
   const wanted = wantedStamp();
-  if (!force && existsSync(binaryPath) && sameStamp(readJson(stampPath), wanted)) {
-    console.log(`build:native: whisper-cli (whisper.cpp ${wanted.whisperCpp}) is up to date in ${relative(root, binDir)}/`);
+  if (!force && targets.every((target) => existsSync(join(binDir, target))) && sameStamp(readJson(stampPath), wanted)) {
+    console.log(`build:native: ${targets.join(' and ')} (whisper.cpp ${wanted.whisperCpp}) are up to date in ${relative(root, binDir)}/`);
     return;
   }
 
@@ -154,22 +158,24 @@ function main() {
   writeFileSync(logPath, `build:native ${new Date().toISOString()}\n`);
 
   const cores = availableParallelism();
-  console.log(`build:native: building whisper-cli (whisper.cpp ${wanted.whisperCpp}) with ${cores} cores; about 1.5 minutes on 2 cores…`);
+  console.log(`build:native: building ${targets.join(' and ')} (whisper.cpp ${wanted.whisperCpp}) with ${cores} cores; about 2 minutes on 2 cores…`);
   const started = Date.now();
   run('cmake', ['-S', sourceDir, '-B', buildDir, ...wanted.cmakeFlags]);
   writeFileSync(buildStampPath, JSON.stringify(wanted, null, 2));
-  run('cmake', ['--build', buildDir, '--config', 'Release', '--target', 'whisper-cli', '--parallel', String(cores)]);
+  run('cmake', ['--build', buildDir, '--config', 'Release', '--target', ...targets, '--parallel', String(cores)]);
 
-  const built = join(buildDir, 'bin', 'whisper-cli');
-  if (!existsSync(built)) fail(`the build finished but ${relative(root, built)} is missing.`);
   mkdirSync(binDir, { recursive: true });
-  // Copy then rename, so a running service never sees a half-written binary.
-  const partial = `${binaryPath}.partial`;
-  copyFileSync(built, partial);
-  renameSync(partial, binaryPath);
+  for (const target of targets) {
+    const built = join(buildDir, 'bin', target);
+    if (!existsSync(built)) fail(`the build finished but ${relative(root, built)} is missing.`);
+    // Copy then rename, so a running service never sees a half-written binary.
+    const installed = join(binDir, target);
+    copyFileSync(built, `${installed}.partial`);
+    renameSync(`${installed}.partial`, installed);
+  }
   const buildSeconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(stampPath, `${JSON.stringify({ ...wanted, builtAt: new Date().toISOString(), buildSeconds }, null, 2)}\n`);
-  console.log(`build:native: built ${relative(root, binaryPath)} in ${buildSeconds} s (build output in ${relative(root, logPath)})`);
+  console.log(`build:native: built ${targets.map((target) => relative(root, join(binDir, target))).join(' and ')} in ${buildSeconds} s (build output in ${relative(root, logPath)})`);
 }
 
 main();

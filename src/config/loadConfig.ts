@@ -62,6 +62,7 @@ function crossFieldProblems(config: Config): string[] {
   const usesTokens = Boolean(config.OIDC_ISSUER || config.OIDC_JWKS_URL || config.OIDC_JWKS_FILE);
   if (usesTokens && !config.OIDC_AUDIENCE) problems.push('OIDC_AUDIENCE: required when identity-provider tokens are configured');
   if (usesTokens && !config.OIDC_ISSUER) problems.push('OIDC_ISSUER: required when identity-provider tokens are configured (the `iss` claim is always checked)');
+  if (config.TRANSCRIPTION_PROVIDER === 'openai' && !config.TRANSCRIPTION_URL) problems.push('TRANSCRIPTION_URL: required with TRANSCRIPTION_PROVIDER=openai (the full URL of the endpoint that takes the audio)');
   if (config.OIDC_JWKS_URL && config.OIDC_JWKS_FILE) problems.push('OIDC_JWKS_URL and OIDC_JWKS_FILE: set one, not both');
   if (config.IDP_USER_DELETE_URL && !config.IDP_USER_DELETE_URL.includes('{sub}')) problems.push('IDP_USER_DELETE_URL: must contain the placeholder {sub}');
   if (config.SERVICE_VOICE_SAMPLE_MIN_SECONDS >= config.SERVICE_VOICE_SAMPLE_MAX_SECONDS) problems.push('SERVICE_VOICE_SAMPLE_MIN_SECONDS: must be below SERVICE_VOICE_SAMPLE_MAX_SECONDS');

@@ -12,9 +12,9 @@ import type { Diarization, Transcription } from '../pipeline/speechTypes.js';
 import { analyseCall, type ActionItemDraft, type AnalysedCall } from '../pipeline/analysis/analyseCall.js';
 import type { Analyser, AnalysisInput } from '../pipeline/analysis/Analyser.js';
 import { selectAnalyser } from '../pipeline/analysis/selectAnalyser.js';
-import type { TranscriptionOptions } from '../pipeline/transcription/transcribeAudio.js';
-import { transcribeAudio } from '../pipeline/transcription/transcribeAudio.js';
-import { transcriptionOptionsFromConfig } from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
+import {
+  transcribeWith, transcriptionSettingsFromConfig, type TranscriptionConfig, type TranscriptionSettings,
+} from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
 import { matchCallVoices, type CallVoiceMatchOptions, type ProfileVoice } from '../pipeline/voice/matchCallVoices.js';
 import type { CallPipeline, PipelineJob, PipelineResult, PipelineRun } from './CallPipeline.js';
 import type { StageDefinition } from './CallRun.js';
@@ -26,7 +26,8 @@ import type { StageDefinition } from './CallRun.js';
 export const productionStages = {
   cleanup: { name: 'cleanup', phase: 'TRANSCRIBING', weight: 0.05 },
   diarization: { name: 'diarization', phase: 'TRANSCRIBING', weight: 0.1 },
-  transcription: { name: 'transcription', phase: 'TRANSCRIBING', weight: 0.6 },
+  // A transcription server's 5xx or network hiccup is retried once (spec); whisper.cpp here fails only for good reasons.
+  transcription: { name: 'transcription', phase: 'TRANSCRIBING', weight: 0.6, transientRetries: 1 },
   alignment: { name: 'alignment', phase: 'TRANSCRIBING', weight: 0.02 },
   voiceMatch: { name: 'voiceMatch', phase: 'TRANSCRIBING', weight: 0.02 },
   speakerResolution: { name: 'speakerResolution', phase: 'TRANSCRIBING', weight: 0.01 },
@@ -39,18 +40,18 @@ export const productionStages = {
 export interface SpeechOptions {
   maxDurationSeconds: number;
   diarization: DiarizeAudioOptions;
-  transcription: TranscriptionOptions;
+  transcription: TranscriptionSettings;
   voiceMatch: CallVoiceMatchOptions;
 }
 
 export function speechOptionsFromConfig(
-  config: Pick<Config, 'MAX_AUDIO_DURATION_SECONDS' | 'SEGMENTATION_MODEL' | 'EMBEDDING_MODEL' | 'WHISPER_MODEL' | 'VAD_MODEL' | 'WHISPER_THREADS' | 'WHISPER_LANGUAGE'
-    | 'SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD' | 'SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD'>,
+  config: Pick<Config, 'MAX_AUDIO_DURATION_SECONDS' | 'SEGMENTATION_MODEL' | 'EMBEDDING_MODEL'
+    | 'SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD' | 'SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD'> & TranscriptionConfig,
 ): SpeechOptions {
   return {
     maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS,
     diarization: { segmentationModel: config.SEGMENTATION_MODEL, embeddingModel: config.EMBEDDING_MODEL },
-    transcription: transcriptionOptionsFromConfig(config),
+    transcription: transcriptionSettingsFromConfig(config),
     voiceMatch: {
       embeddingModel: config.EMBEDDING_MODEL,
       thresholds: { high: config.SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD, medium: config.SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD },
@@ -94,9 +95,10 @@ export async function runSpeechStages(
     sourcePath: job.audioPath, outputDir: job.workDir, maxDurationSeconds: options.maxDurationSeconds,
   }, context));
   const diarization = await run.stage(productionStages.diarization, (context) => diarizeAudio(cleaned, options.diarization, context));
-  const transcription = await run.stage(productionStages.transcription, (context) => transcribeAudio(
+  const transcription = await run.stage(productionStages.transcription, (context) => transcribeWith(
+    options.transcription,
     { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds },
-    { ...options.transcription, tempDir: job.workDir },
+    job.workDir,
     context,
   ));
   const diarizedTranscript = await run.stage(productionStages.alignment, async () => buildTranscript({

@@ -93,7 +93,7 @@ test('with the real models, the whole speech half runs on the one-speaker record
       {
         maxDurationSeconds: 7200,
         diarization: { segmentationModel },
-        transcription: { modelPath: join(shared, 'models/whisper-test-stub-tiny.en.bin'), vadModelPath: join(shared, 'models/silero-vad-v6.2.0-ggml.bin') },
+        transcription: { provider: 'local', local: { modelPath: join(shared, 'models/whisper-test-stub-tiny.en.bin'), vadModelPath: join(shared, 'models/silero-vad-v6.2.0-ggml.bin') } },
         voiceMatch: { embeddingModel: 'models/embedding.onnx', thresholds: { high: 0.85, medium: 0.75 } },
       },
     );

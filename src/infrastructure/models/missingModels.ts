@@ -16,13 +16,20 @@ export interface MissingModel {
   howToInstall: string;
 }
 
+/** The settings that decide which model files calls need. */
+export type NeededModelsConfig = Pick<Config, 'ANALYSER'> & Partial<Pick<Config, 'TRANSCRIPTION_PROVIDER'>>;
+
 /**
- * The slots every call needs before it can start: the required ones (segmentation, whisper),
- * plus the language model when `ANALYSER=llm` asks for it explicitly (`auto` falls back to the
- * built-in analyser without it). Optional models (VAD, speaker embeddings) only improve a call.
+ * The slots every call needs before it can start: the required ones (segmentation; whisper
+ * unless a transcription server does that work, `TRANSCRIPTION_PROVIDER=openai`), plus the
+ * language model when `ANALYSER=llm` asks for it explicitly (`auto` falls back to the built-in
+ * analyser without it). Optional models (VAD, speaker embeddings) only improve a call.
  */
-export function slotsNeededByCalls(config: Pick<Config, 'ANALYSER'>): ModelSlot[] {
-  return modelSlots.filter((info) => info.required || (info.slot === 'llm' && config.ANALYSER === 'llm')).map((info) => info.slot);
+export function slotsNeededByCalls(config: NeededModelsConfig): ModelSlot[] {
+  const transcribesHere = (config.TRANSCRIPTION_PROVIDER ?? 'local') === 'local';
+  return modelSlots
+    .filter((info) => (info.required && (info.slot !== 'whisper' || transcribesHere)) || (info.slot === 'llm' && config.ANALYSER === 'llm'))
+    .map((info) => info.slot);
 }
 
 /**
@@ -54,7 +61,7 @@ export function markInstalledWhole(path: string): void {
  * @param settleMs How long a file must have been left alone to count; the engine passes
  *   {@link modelSettleMs}, readiness 0 (it reports what is on disk). Defaults to `0`.
  */
-export function missingModels(config: Pick<Config, ModelConfigKey | 'ANALYSER'>, { settleMs = 0, now = Date.now() }: { settleMs?: number; now?: number } = {}): MissingModel[] {
+export function missingModels(config: Pick<Config, ModelConfigKey> & NeededModelsConfig, { settleMs = 0, now = Date.now() }: { settleMs?: number; now?: number } = {}): MissingModel[] {
   return slotsNeededByCalls(config)
     .map((slot) => ({ slot, path: configuredModelPath(config, slot) }))
     .filter(({ path }) => !isSettledFile(path, settleMs, now))

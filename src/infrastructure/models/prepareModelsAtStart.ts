@@ -3,11 +3,11 @@ import type { Config } from '../../config/configSchema.js';
 import { drawDownloadProgress } from './downloadProgressBar.js';
 import { defaultFetchSlots } from './fetchModels.js';
 import type { ModelSlot } from './manifestSchema.js';
-import { describeMissingModels, missingModels, slotsNeededByCalls, type MissingModel } from './missingModels.js';
+import { describeMissingModels, missingModels, slotsNeededByCalls, type MissingModel, type NeededModelsConfig } from './missingModels.js';
 import type { ModelDownloads, ModelDownloadSnapshot } from './ModelDownloads.js';
 
 export interface PrepareModelsOptions {
-  config: Pick<Config, 'MODELS_AUTO_FETCH' | 'ANALYSER' | 'SEGMENTATION_MODEL' | 'WHISPER_MODEL' | 'EMBEDDING_MODEL' | 'VAD_MODEL' | 'LLM_MODEL'>;
+  config: Pick<Config, 'MODELS_AUTO_FETCH' | 'SEGMENTATION_MODEL' | 'WHISPER_MODEL' | 'EMBEDDING_MODEL' | 'VAD_MODEL' | 'LLM_MODEL'> & NeededModelsConfig;
   downloads: ModelDownloads;
   log: FastifyBaseLogger;
   /** The terminal to draw on and print to, when stdout is one; otherwise everything goes to the log. */
@@ -58,7 +58,7 @@ export async function prepareModelsAtStart({ config, downloads, log, terminal }:
 }
 
 /** The recommended set of `callscope models fetch`, plus whatever else calls need (the language model with `ANALYSER=llm`). */
-export function slotsToFetch(config: Pick<Config, 'ANALYSER'>): ModelSlot[] {
+export function slotsToFetch(config: NeededModelsConfig): ModelSlot[] {
   return [...new Set([...defaultFetchSlots, ...slotsNeededByCalls(config)])];
 }
 

@@ -1,6 +1,9 @@
 import type { Config } from '../../config/configSchema.js';
 import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
-import type { TranscriptionOptions } from './transcribeAudio.js';
+import type { StageContext } from '../StageContext.js';
+import type { Transcription } from '../speechTypes.js';
+import { transcribeAudio, type TranscriptionInput, type TranscriptionOptions } from './transcribeAudio.js';
+import { transcribeOverHttp, type HttpTranscriptionOptions } from './transcribeOverHttp.js';
 
 /** The transcription stage's options from the service's configuration (model paths resolved from the install folder). */
 export function transcriptionOptionsFromConfig(
@@ -16,4 +19,35 @@ export function transcriptionOptionsFromConfig(
     ...(config.WHISPER_CLI ? { whisperCliPath: resolveModelPath(config.WHISPER_CLI) } : {}),
     ...extra,
   };
+}
+
+/** Who transcribes (`TRANSCRIPTION_PROVIDER`), with that provider's options. */
+export type TranscriptionSettings =
+  | { provider: 'local'; local: TranscriptionOptions }
+  | { provider: 'openai'; http: HttpTranscriptionOptions };
+
+export type TranscriptionConfig = Parameters<typeof transcriptionOptionsFromConfig>[0]
+  & Pick<Config, 'TRANSCRIPTION_PROVIDER' | 'TRANSCRIPTION_TIMEOUT_SECONDS'>
+  & Partial<Pick<Config, 'TRANSCRIPTION_URL' | 'TRANSCRIPTION_API_KEY' | 'TRANSCRIPTION_MODEL_NAME'>>;
+
+export function transcriptionSettingsFromConfig(config: TranscriptionConfig): TranscriptionSettings {
+  if (config.TRANSCRIPTION_PROVIDER === 'local') return { provider: 'local', local: transcriptionOptionsFromConfig(config) };
+  // loadConfig refuses openai without a URL.
+  return {
+    provider: 'openai',
+    http: {
+      url: config.TRANSCRIPTION_URL!,
+      language: config.WHISPER_LANGUAGE,
+      timeoutMs: config.TRANSCRIPTION_TIMEOUT_SECONDS * 1000,
+      ...(config.TRANSCRIPTION_API_KEY ? { apiKey: config.TRANSCRIPTION_API_KEY } : {}),
+      ...(config.TRANSCRIPTION_MODEL_NAME ? { modelName: config.TRANSCRIPTION_MODEL_NAME } : {}),
+    },
+  };
+}
+
+/** Runs the transcription stage with the configured provider; `workDir` holds any working files. */
+export function transcribeWith(settings: TranscriptionSettings, input: TranscriptionInput, workDir: string, context: StageContext): Promise<Transcription> {
+  return settings.provider === 'local'
+    ? transcribeAudio(input, { ...settings.local, tempDir: workDir }, context)
+    : transcribeOverHttp(input, settings.http, context);
 }

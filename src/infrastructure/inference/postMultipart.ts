@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** The file part of a multipart request, streamed from disk (a 2-hour call is 230 MB of WAV). */
+export interface MultipartFile {
+  field: string;
+  path: string;
+  /** The file name the server sees (never the path on this box). */
+  fileName: string;
+  contentType: string;
+}
+
+export interface PostMultipartOptions {
+  /** Text fields, in order; a name may repeat (`timestamp_granularities[]`). */
+  fields: readonly (readonly [string, string])[];
+  file: MultipartFile;
+  headers?: Record<string, string>;
+  /**
+   * Longest silence on the connection before the request is given up, ms: the wait for the
+   * answer's headers included, which is the whole transcription on servers that answer at the
+   * end. (Node's fetch would stop at 300 s whatever is asked, hence node:http here.)
+   */
+  timeoutMs: number;
+  /** Largest answer body accepted, bytes. Defaults to 64 MiB (a 2-hour call's words are a few MB). */
+  maxResponseBytes?: number;
+  signal?: AbortSignal;
+}
+
+export interface HttpAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** The server did not answer in time (see {@link PostMultipartOptions.timeoutMs}). */
+export class HttpTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${Math.round(timeoutMs / 1000)} s`);
+    this.name = 'HttpTimeout';
+  }
+}
+
+/** The answer was larger than {@link PostMultipartOptions.maxResponseBytes}. */
+export class HttpAnswerTooLarge extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`the answer was larger than ${Math.round(limitBytes / 1024 ** 2)} MiB`);
+    this.name = 'HttpAnswerTooLarge';
+  }
+}
+
+const defaultMaxResponseBytes = 64 * 1024 ** 2;
+
+/**
+ * POSTs a `multipart/form-data` body (text fields, then one file streamed from disk) with a
+ * known `Content-Length`, and reads the whole answer as text. Rejects with {@link HttpTimeout},
+ * {@link HttpAnswerTooLarge}, the abort reason, or the socket's error; any HTTP status resolves.
+ */
+export async function postMultipart(url: string, options: PostMultipartOptions): Promise<HttpAnswer> {
+  const target = new URL(url);
+  const boundary = `----callscope${randomBytes(12).toString('hex')}`;
+  const head = Buffer.from([
+    ...options.fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`),
+    `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(options.file.field)}"; filename="${quoted(options.file.fileName)}"\r\n`
+      + `Content-Type: ${options.file.contentType}\r\n\r\n`,
+  ].join(''));
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const fileBytes = (await stat(options.file.path)).size;
+  const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
+  options.signal?.throwIfAborted();
+
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(target, {
+      method: 'POST',
+      headers: {
+        ...options.headers,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + fileBytes + tail.length),
+        accept: 'application/json',
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      request.destroy();
+      reject(options.signal?.aborted ? options.signal.reason : error);
+    };
+    request.setTimeout(options.timeoutMs, () => fail(new HttpTimeout(options.timeoutMs)));
+    request.on('error', fail);
+    request.on('response', (response: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxResponseBytes) return fail(new HttpAnswerTooLarge(maxResponseBytes));
+        chunks.push(chunk);
+      });
+      response.on('error', fail);
+      response.on('end', () => {
+        if (settled) return;
+        settled = true;
+        resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    request.write(head);
+    const file = createReadStream(options.file.path);
+    file.on('error', fail);
+    file.on('end', () => request.end(tail));
+    file.pipe(request, { end: false });
+  });
+}
+
+/** A header parameter value in quotes: `"` and line breaks cannot stand in it. */
+function quoted(value: string): string {
+  return value.replace(/["\r\n]/g, '_');
+}

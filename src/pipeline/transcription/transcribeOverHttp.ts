@@ -1,0 +1,121 @@
+import { HttpAnswerTooLarge, HttpTimeout, postMultipart, type HttpAnswer } from '../../infrastructure/inference/postMultipart.js';
+import { StageFailure } from '../StageFailure.js';
+import type { StageContext } from '../StageContext.js';
+import type { Transcription } from '../speechTypes.js';
+import type { TranscriptionInput } from './transcribeAudio.js';
+import { parseVerboseJson, VerboseJsonError, whisperJsonFromVerbose } from './verboseJson.js';
+import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
+
+/** The site's own transcription server (`TRANSCRIPTION_PROVIDER=openai`). */
+export interface HttpTranscriptionOptions {
+  /** The endpoint that takes the audio: whisper.cpp's `…/inference` or OpenAI's `…/v1/audio/transcriptions`. */
+  url: string;
+  /** Sent as `Authorization: Bearer`. Defaults to none. */
+  apiKey?: string;
+  /** Sent as `model`. Defaults to `whisper-1` for an OpenAI-compatible server, none for whisper.cpp's. */
+  modelName?: string;
+  /** A whisper language code, or `auto` (not sent: the server detects it). Defaults to `"auto"`. */
+  language?: string;
+  /** Longest wait for the answer, ms. */
+  timeoutMs: number;
+}
+
+/** How the two kinds of server are spoken to. */
+export type TranscriptionApi = 'whisper.cpp' | 'openai';
+
+/** whisper.cpp's server takes `/inference`; anything else is spoken to as OpenAI's API. */
+export function transcriptionApiOf(url: string): TranscriptionApi {
+  return /\/inference\/?$/.test(new URL(url).pathname) ? 'whisper.cpp' : 'openai';
+}
+
+/** How often progress is reported while the server works (it reports none), which also tells the stale sweep the stage is alive, ms. */
+const progressIntervalMs = 5000;
+/** Real-time multiple assumed for the progress estimate: a GPU server is far faster, a CPU one slower; the bar never claims done. */
+const assumedSpeed = 10;
+
+/**
+ * The transcription stage over HTTP: the cleaned audio (16 kHz mono WAV) to the site's own
+ * server, its `verbose_json` answer (either shape, see verboseJson.ts) → words, by the same
+ * rules as whisper-cli's output. The audio goes only to `url`.
+ *
+ * Failures, in the spec's terms: a 4xx answer is `rejected` (the call fails, no retry); a 5xx,
+ * a network error or a timeout is `transient` (the stage is retried once); an answer that is
+ * not a transcription is an internal error. Reasons name the host and status, never the audio
+ * or the key.
+ */
+export async function transcribeOverHttp(input: TranscriptionInput, options: HttpTranscriptionOptions, context: StageContext): Promise<Transcription> {
+  context.signal.throwIfAborted();
+  const api = transcriptionApiOf(options.url);
+  const host = new URL(options.url).host;
+  const language = options.language ?? 'auto';
+  const modelName = options.modelName ?? (api === 'openai' ? 'whisper-1' : undefined);
+  const fields: [string, string][] = [
+    ['response_format', 'verbose_json'],
+    ...(modelName ? [['model', modelName] as [string, string]] : []),
+    ...(language !== 'auto' ? [['language', language] as [string, string]] : []),
+    ...(api === 'openai'
+      ? [['timestamp_granularities[]', 'word'], ['timestamp_granularities[]', 'segment']] as [string, string][]
+      // whisper.cpp: token times on (its words are tokens), deterministic first pass.
+      : [['temperature', '0'], ['token_timestamps', 'true']] as [string, string][]),
+  ];
+
+  const started = Date.now();
+  const expectedMs = Math.max(5000, (input.durationSeconds / assumedSpeed) * 1000);
+  const timer = setInterval(() => context.reportProgress(Math.min(0.95, (Date.now() - started) / expectedMs)), progressIntervalMs);
+  let answer: HttpAnswer;
+  try {
+    answer = await postMultipart(options.url, {
+      fields,
+      file: { field: 'file', path: input.audioPath, fileName: 'call.wav', contentType: 'audio/wav' },
+      ...(options.apiKey ? { headers: { authorization: `Bearer ${options.apiKey}` } } : {}),
+      timeoutMs: options.timeoutMs,
+      signal: context.signal,
+    });
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    throw transportFailure(host, error);
+  } finally {
+    clearInterval(timer);
+  }
+
+  if (answer.status >= 400 && answer.status < 500) {
+    throw new StageFailure('rejected', `The transcription server at ${host} refused the call (HTTP ${answer.status}${serverMessage(answer)})`);
+  }
+  if (answer.status < 200 || answer.status >= 300) {
+    throw new StageFailure('transient', `The transcription server at ${host} failed (HTTP ${answer.status}${serverMessage(answer)}); the call can be reprocessed`);
+  }
+  let json;
+  try {
+    json = whisperJsonFromVerbose(parseVerboseJson(answer.body));
+  } catch (error) {
+    if (error instanceof VerboseJsonError) throw new Error(`The transcription server at ${host} answered with something else than a transcription: ${error.message}`);
+    throw error;
+  }
+  const detected = json.result?.language ?? (language !== 'auto' ? language : undefined);
+  if (detected === undefined) throw new Error(`The transcription server at ${host} reported no language`);
+  const words = wordsFromWhisperJson(json, { durationSeconds: input.durationSeconds, language: detected });
+  context.reportProgress(1);
+  // Provenance for the transcript (served to the app): the provider setting and the model, never the server's address.
+  return { language: detected, words, provider: 'openai', model: modelName ?? 'whisper.cpp-server' };
+}
+
+function transportFailure(host: string, error: unknown): StageFailure {
+  if (error instanceof HttpTimeout) return new StageFailure('transient', `The transcription server at ${host} did not answer within ${Math.round(error.timeoutMs / 1000)} s (TRANSCRIPTION_TIMEOUT_SECONDS); the call can be reprocessed`);
+  if (error instanceof HttpAnswerTooLarge) return new StageFailure('transient', `The transcription server at ${host} sent an answer larger than ${Math.round(error.limitBytes / 1024 ** 2)} MiB`);
+  const code = (error as { code?: unknown }).code;
+  return new StageFailure('transient', `The transcription server at ${host} cannot be reached (${typeof code === 'string' ? code : (error as Error).message}); the call can be reprocessed`, { cause: error });
+}
+
+/** The server's own short error message (OpenAI's `{error: {message}}` or a plain text line), for the reason: at most 200 characters. */
+function serverMessage(answer: HttpAnswer): string {
+  let message: string | undefined;
+  try {
+    const parsed = JSON.parse(answer.body) as { error?: { message?: unknown } | string; message?: unknown };
+    const candidate = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message;
+    if (typeof candidate === 'string') message = candidate;
+  } catch {
+    if (!answer.contentType.includes('html')) message = answer.body.split('\n')[0];
+  }
+  const trimmed = message?.trim().slice(0, 200);
+  return trimmed ? `: ${trimmed}` : '';
+}

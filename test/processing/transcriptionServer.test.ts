@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sampleCallScript, type ScriptLine } from '../faults/scriptedWhisper.js';
+import { uploadSample, waitForOutcome } from '../faults/faultSetup.js';
+import { asUser, newDataDir, stageOutcomes, startServer } from '../helpers/serverProcess.js';
+
+// TRANSCRIPTION_PROVIDER=openai through the real service: the site's own transcription server
+// (played by the test, speaking OpenAI's /v1/audio/transcriptions) gets the cleaned audio and
+// answers verbose_json with words; no whisper model is installed on the box, and calls do not
+// wait for one.
+
+const shared = resolve(import.meta.dirname, '../../../shared');
+const apiKey = 'site-transcription-key-0123456789';
+
+/** OpenAI's verbose_json for a script: whole words at the top level, a segment per line. */
+function openAiVerboseJson(lines: readonly ScriptLine[]) {
+  const words = lines.flatMap((line) => {
+    const parts = line.text.split(' ');
+    const step = (line.endSeconds - line.startSeconds) / parts.length;
+    return parts.map((word, index) => ({ word, start: line.startSeconds + index * step, end: line.startSeconds + (index + 1) * step }));
+  });
+  return {
+    task: 'transcribe', language: 'english', duration: 30, text: lines.map((line) => line.text).join(' '),
+    segments: lines.map((line, id) => ({ id, start: line.startSeconds, end: line.endSeconds, text: ` ${line.text}` })),
+    words,
+  };
+}
+
+interface SeenRequest {
+  path: string;
+  authorization: string | undefined;
+  fields: Record<string, string[]>;
+  fileName: string | undefined;
+  fileBytes: number;
+}
+
+let server: Server;
+let url: string;
+const seen: SeenRequest[] = [];
+/** What the next answers are: a status to fail with, or the transcript. */
+const failures: number[] = [];
+
+async function formOf(request: IncomingMessage): Promise<FormData> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return new Request('http://server', { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body: Buffer.concat(chunks) }).formData();
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    void formOf(request).then((form) => {
+      const file = form.get('file');
+      const fields: Record<string, string[]> = {};
+      for (const [name, value] of form.entries()) if (typeof value === 'string') (fields[name] ??= []).push(value);
+      seen.push({
+        path: request.url ?? '', authorization: request.headers.authorization, fields,
+        fileName: file instanceof File ? file.name : undefined, fileBytes: file instanceof File ? file.size : 0,
+      });
+      const failWith = failures.shift();
+      if (failWith) return void response.writeHead(failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model is loading' } }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(openAiVerboseJson(sampleCallScript)));
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/audio/transcriptions`;
+});
+afterAll(async () => { await new Promise((closed) => server.close(closed)); });
+
+describe('TRANSCRIPTION_PROVIDER=openai (real service, the site\'s transcription server played by the test)', () => {
+  test('a call is transcribed by the server, completes with its action items, and names the provider in the transcript; no whisper model is needed', async () => {
+    const dataDir = newDataDir();
+    const missingWhisper = join(dataDir, 'no-whisper-here.bin');
+    const service = await startServer(dataDir, {
+      SEGMENTATION_MODEL: join(shared, 'models/pyannote-segmentation-3.0.fp16.onnx'),
+      WHISPER_MODEL: missingWhisper,
+      TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_URL: url, TRANSCRIPTION_API_KEY: apiKey, TRANSCRIPTION_MODEL_NAME: 'large-v3',
+      ANALYSER: 'builtin', ANALYSIS_TIME_ZONE: 'UTC', LOG_LEVEL: 'info',
+    });
+    // One 503 first: the stage is retried once (spec: 5xx retried once).
+    failures.push(503);
+    const upload = await uploadSample(service, 'alice', 'via-transcription-server');
+    const { callId } = (await upload.json()) as { callId: string };
+    const outcome = await waitForOutcome(service, 'alice', callId);
+    expect(outcome.status).toBe('COMPLETED');
+    expect(outcome.actionItemTitles.length).toBeGreaterThan(0);
+    expect(existsSync(missingWhisper)).toBe(false);
+
+    const transcript = (await (await asUser(service, 'alice', `/api/calls/${callId}/transcript`)).json()) as {
+      pipeline: { transcriptionProvider: string; transcriptionModel: string }; segments: { text: string }[];
+    };
+    expect(transcript.pipeline).toMatchObject({ transcriptionProvider: 'openai', transcriptionModel: 'large-v3' });
+    expect(transcript.segments.map((segment) => segment.text).join(' ')).toContain('signed referral letter');
+
+    // Two requests (the 503, then the retry), each with every field the protocol asks for.
+    const mine = seen.slice(-2);
+    expect(mine).toHaveLength(2);
+    for (const request of mine) {
+      expect(request.path).toBe('/v1/audio/transcriptions');
+      expect(request.authorization).toBe(`Bearer ${apiKey}`);
+      expect(request.fields).toEqual({ response_format: ['verbose_json'], model: ['large-v3'], 'timestamp_granularities[]': ['word', 'segment'] });
+      expect(request.fileName).toBe('call.wav');
+      // The cleaned audio: 30 s of 16 kHz mono 16-bit PCM plus its header.
+      expect(request.fileBytes).toBeGreaterThan(30 * 16_000 * 2 * 0.95);
+    }
+    expect(stageOutcomes(dataDir, callId).filter(([stage]) => stage === 'transcription')).toEqual([['transcription', 'RETRIED'], ['transcription', 'OK']]);
+    // The key is never logged.
+    expect(service.output()).not.toContain(apiKey);
+  }, 120_000);
+
+  test('a 4xx from the server fails the call at once with a reason naming the server and its message (no retry)', async () => {
+    const dataDir = newDataDir();
+    const service = await startServer(dataDir, {
+      SEGMENTATION_MODEL: join(shared, 'models/pyannote-segmentation-3.0.fp16.onnx'),
+      TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_URL: url, ANALYSER: 'builtin',
+    });
+    const before = seen.length;
+    failures.push(413);
+    const upload = await uploadSample(service, 'alice', 'refused-by-transcription-server');
+    const { callId } = (await upload.json()) as { callId: string };
+    const outcome = await waitForOutcome(service, 'alice', callId);
+    expect(outcome.status).toBe('FAILED');
+    expect(outcome.errorReason).toBe(`The transcription server at ${new URL(url).host} refused the call (HTTP 413: model is loading)`);
+    expect(seen.length - before).toBe(1);
+    expect(seen.at(-1)!.authorization).toBeUndefined();
+  }, 120_000);
+});
