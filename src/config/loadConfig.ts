@@ -63,6 +63,8 @@ function crossFieldProblems(config: Config): string[] {
   if (usesTokens && !config.OIDC_AUDIENCE) problems.push('OIDC_AUDIENCE: required when identity-provider tokens are configured');
   if (usesTokens && !config.OIDC_ISSUER) problems.push('OIDC_ISSUER: required when identity-provider tokens are configured (the `iss` claim is always checked)');
   if (config.TRANSCRIPTION_PROVIDER === 'openai' && !config.TRANSCRIPTION_URL) problems.push('TRANSCRIPTION_URL: required with TRANSCRIPTION_PROVIDER=openai (the full URL of the endpoint that takes the audio)');
+  if (config.LLM_PROVIDER === 'openai' && !config.LLM_URL) problems.push('LLM_URL: required with LLM_PROVIDER=openai (the full chat-completions URL)');
+  if (config.LLM_PROVIDER === 'openai' && !config.LLM_MODEL_NAME) problems.push('LLM_MODEL_NAME: required with LLM_PROVIDER=openai (the `model` the server is asked for)');
   if (config.OIDC_JWKS_URL && config.OIDC_JWKS_FILE) problems.push('OIDC_JWKS_URL and OIDC_JWKS_FILE: set one, not both');
   if (config.IDP_USER_DELETE_URL && !config.IDP_USER_DELETE_URL.includes('{sub}')) problems.push('IDP_USER_DELETE_URL: must contain the placeholder {sub}');
   if (config.SERVICE_VOICE_SAMPLE_MIN_SECONDS >= config.SERVICE_VOICE_SAMPLE_MAX_SECONDS) problems.push('SERVICE_VOICE_SAMPLE_MIN_SECONDS: must be below SERVICE_VOICE_SAMPLE_MAX_SECONDS');

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { StageFailure } from '../../pipeline/StageFailure.js';
 
 /** The file part of a multipart request, streamed from disk (a 2-hour call is 230 MB of WAV). */
 export interface MultipartFile {
@@ -59,7 +60,6 @@ const defaultMaxResponseBytes = 64 * 1024 ** 2;
  * {@link HttpAnswerTooLarge}, the abort reason, or the socket's error; any HTTP status resolves.
  */
 export async function postMultipart(url: string, options: PostMultipartOptions): Promise<HttpAnswer> {
-  const target = new URL(url);
   const boundary = `----callscope${randomBytes(12).toString('hex')}`;
   const head = Buffer.from([
     ...options.fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`),
@@ -68,19 +68,40 @@ export async function postMultipart(url: string, options: PostMultipartOptions):
   ].join(''));
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const fileBytes = (await stat(options.file.path)).size;
+  return send(url, options, {
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+    'content-length': String(head.length + fileBytes + tail.length),
+  }, (request, fail) => {
+    request.write(head);
+    const file = createReadStream(options.file.path);
+    file.on('error', fail);
+    file.on('end', () => request.end(tail));
+    file.pipe(request, { end: false });
+  });
+}
+
+export type PostJsonOptions = Omit<PostMultipartOptions, 'fields' | 'file'>;
+
+/** POSTs `body` as JSON and reads the whole answer as text; fails as {@link postMultipart} does. */
+export async function postJson(url: string, body: unknown, options: PostJsonOptions): Promise<HttpAnswer> {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return send(url, options, { 'content-type': 'application/json', 'content-length': String(bytes.length) }, (request) => request.end(bytes));
+}
+
+/** One POST with a timeout on silence, an abort signal and a cap on the answer's size. */
+async function send(
+  url: string,
+  options: PostJsonOptions,
+  bodyHeaders: Record<string, string>,
+  writeBody: (request: ClientRequest, fail: (error: unknown) => void) => void,
+): Promise<HttpAnswer> {
+  const target = new URL(url);
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   options.signal?.throwIfAborted();
-
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(target, {
+    const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
       method: 'POST',
-      headers: {
-        ...options.headers,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(head.length + fileBytes + tail.length),
-        accept: 'application/json',
-      },
+      headers: { ...options.headers, ...bodyHeaders, accept: 'application/json' },
       ...(options.signal ? { signal: options.signal } : {}),
     });
     let settled = false;
@@ -107,15 +128,39 @@ export async function postMultipart(url: string, options: PostMultipartOptions):
         resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') });
       });
     });
-    request.write(head);
-    const file = createReadStream(options.file.path);
-    file.on('error', fail);
-    file.on('end', () => request.end(tail));
-    file.pipe(request, { end: false });
+    writeBody(request, fail);
   });
 }
 
 /** A header parameter value in quotes: `"` and line breaks cannot stand in it. */
 function quoted(value: string): string {
   return value.replace(/["\r\n]/g, '_');
+}
+
+/**
+ * The server's own short error message for a failure reason: OpenAI's and llama.cpp's
+ * `{error: {message}}`, `{error: "…"}`, `{message}`, or the first line of a text answer (never an
+ * HTML page); at most 200 characters, empty when there is none.
+ */
+export function serverMessageOf(answer: HttpAnswer): string {
+  try {
+    const parsed = JSON.parse(answer.body) as { error?: { message?: unknown } | string; message?: unknown };
+    const candidate = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message;
+    return typeof candidate === 'string' ? candidate.trim().slice(0, 200) : '';
+  } catch {
+    return answer.contentType.includes('html') ? '' : (answer.body.split('\n')[0] ?? '').trim().slice(0, 200);
+  }
+}
+
+/**
+ * A request to the site's inference server that got no usable answer, as a stage failure:
+ * `transient` (the stage is retried once, as the spec asks for network errors), naming the
+ * server's host and, for a timeout, the setting that bounds the wait.
+ * @param server What the server is to the operator ("transcription server").
+ */
+export function transportFailure(server: string, host: string, error: unknown, timeoutSetting: string): StageFailure {
+  if (error instanceof HttpTimeout) return new StageFailure('transient', `The ${server} at ${host} did not answer within ${Math.round(error.timeoutMs / 1000)} s (${timeoutSetting}); the call can be reprocessed`);
+  if (error instanceof HttpAnswerTooLarge) return new StageFailure('transient', `The ${server} at ${host} sent an answer larger than ${Math.round(error.limitBytes / 1024 ** 2)} MiB`);
+  const code = (error as { code?: unknown }).code;
+  return new StageFailure('transient', `The ${server} at ${host} cannot be reached (${typeof code === 'string' ? code : (error as Error).message}); the call can be reprocessed`, { cause: error });
 }

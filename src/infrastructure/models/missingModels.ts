@@ -17,18 +17,20 @@ export interface MissingModel {
 }
 
 /** The settings that decide which model files calls need. */
-export type NeededModelsConfig = Pick<Config, 'ANALYSER'> & Partial<Pick<Config, 'TRANSCRIPTION_PROVIDER'>>;
+export type NeededModelsConfig = Pick<Config, 'ANALYSER'> & Partial<Pick<Config, 'TRANSCRIPTION_PROVIDER' | 'LLM_PROVIDER'>>;
 
 /**
  * The slots every call needs before it can start: the required ones (segmentation; whisper
  * unless a transcription server does that work, `TRANSCRIPTION_PROVIDER=openai`), plus the
- * language model when `ANALYSER=llm` asks for it explicitly (`auto` falls back to the built-in
- * analyser without it). Optional models (VAD, speaker embeddings) only improve a call.
+ * language model when `ANALYSER=llm` asks for it explicitly and it runs here (`auto` falls back
+ * to the built-in analyser without it; `LLM_PROVIDER=openai` asks the site's chat server).
+ * Optional models (VAD, speaker embeddings) only improve a call.
  */
 export function slotsNeededByCalls(config: NeededModelsConfig): ModelSlot[] {
   const transcribesHere = (config.TRANSCRIPTION_PROVIDER ?? 'local') === 'local';
+  const analysesHere = (config.LLM_PROVIDER ?? 'local') === 'local';
   return modelSlots
-    .filter((info) => (info.required && (info.slot !== 'whisper' || transcribesHere)) || (info.slot === 'llm' && config.ANALYSER === 'llm'))
+    .filter((info) => (info.required && (info.slot !== 'whisper' || transcribesHere)) || (info.slot === 'llm' && config.ANALYSER === 'llm' && analysesHere))
     .map((info) => info.slot);
 }
 

@@ -1,4 +1,4 @@
-import { HttpAnswerTooLarge, HttpTimeout, postMultipart, type HttpAnswer } from '../../infrastructure/inference/postMultipart.js';
+import { postMultipart, serverMessageOf, transportFailure, type HttpAnswer } from '../../infrastructure/inference/postMultipart.js';
 import { StageFailure } from '../StageFailure.js';
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
@@ -73,16 +73,16 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
     });
   } catch (error) {
     if (context.signal.aborted) throw error;
-    throw transportFailure(host, error);
+    throw transportFailure('transcription server', host, error, 'TRANSCRIPTION_TIMEOUT_SECONDS');
   } finally {
     clearInterval(timer);
   }
 
   if (answer.status >= 400 && answer.status < 500) {
-    throw new StageFailure('rejected', `The transcription server at ${host} refused the call (HTTP ${answer.status}${serverMessage(answer)})`);
+    throw new StageFailure('rejected', `The transcription server at ${host} refused the call (HTTP ${answer.status}${detailOf(answer)})`);
   }
   if (answer.status < 200 || answer.status >= 300) {
-    throw new StageFailure('transient', `The transcription server at ${host} failed (HTTP ${answer.status}${serverMessage(answer)}); the call can be reprocessed`);
+    throw new StageFailure('transient', `The transcription server at ${host} failed (HTTP ${answer.status}${detailOf(answer)}); the call can be reprocessed`);
   }
   let json;
   try {
@@ -99,23 +99,8 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
   return { language: detected, words, provider: 'openai', model: modelName ?? 'whisper.cpp-server' };
 }
 
-function transportFailure(host: string, error: unknown): StageFailure {
-  if (error instanceof HttpTimeout) return new StageFailure('transient', `The transcription server at ${host} did not answer within ${Math.round(error.timeoutMs / 1000)} s (TRANSCRIPTION_TIMEOUT_SECONDS); the call can be reprocessed`);
-  if (error instanceof HttpAnswerTooLarge) return new StageFailure('transient', `The transcription server at ${host} sent an answer larger than ${Math.round(error.limitBytes / 1024 ** 2)} MiB`);
-  const code = (error as { code?: unknown }).code;
-  return new StageFailure('transient', `The transcription server at ${host} cannot be reached (${typeof code === 'string' ? code : (error as Error).message}); the call can be reprocessed`, { cause: error });
-}
-
-/** The server's own short error message (OpenAI's `{error: {message}}` or a plain text line), for the reason: at most 200 characters. */
-function serverMessage(answer: HttpAnswer): string {
-  let message: string | undefined;
-  try {
-    const parsed = JSON.parse(answer.body) as { error?: { message?: unknown } | string; message?: unknown };
-    const candidate = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message;
-    if (typeof candidate === 'string') message = candidate;
-  } catch {
-    if (!answer.contentType.includes('html')) message = answer.body.split('\n')[0];
-  }
-  const trimmed = message?.trim().slice(0, 200);
-  return trimmed ? `: ${trimmed}` : '';
+/** `": <the server's message>"`, or nothing when it gave none. */
+function detailOf(answer: HttpAnswer): string {
+  const message = serverMessageOf(answer);
+  return message ? `: ${message}` : '';
 }

@@ -14,7 +14,8 @@ import { analysisSystemPrompt, chunkPrompt, transcriptLine, type PromptPart } fr
 import { chunkTranscript } from './chunkTranscript.js';
 import { fitToSchema } from './fitToSchema.js';
 import { analysisGenerationSchema, defaultGenerationLimits, type GenerationLimits, type JsonSchema } from './generationSchema.js';
-import { llmModelUnusable } from './LlmRuntime.js';
+import { requestChatCompletion, type ChatRequest, type ChatServerOptions } from './chatCompletion.js';
+import { llmModelUnusable, type LlmGeneration } from './LlmRuntime.js';
 import { mergeChunkAnalyses } from './mergeChunkAnalyses.js';
 import { emptyAnalysis, readChunkAnswer, type ChunkAnswer } from './readChunkAnswer.js';
 
@@ -31,6 +32,11 @@ export interface LlmAnalyserOptions {
   threads?: number;
   /** Bounds on each chunk's answer (texts, list sizes, citations). Defaults to {@link defaultGenerationLimits}. */
   limits?: Partial<GenerationLimits>;
+}
+
+/** The site's own chat server instead of a local model (`LLM_PROVIDER=openai`). */
+export interface ServerLlmAnalyserOptions extends Pick<LlmAnalyserOptions, 'contextSize' | 'maxOutputTokens' | 'limits'> {
+  server: ChatServerOptions;
 }
 
 /** Bumped when the analyser's output changes for the same input and model. */
@@ -61,27 +67,63 @@ const minimumLineBudget = 64;
  * error) → `transient`.
  */
 export function createLlmAnalyser(options: LlmAnalyserOptions): Analyser {
+  const settings = chunkSettingsOf(options);
+  const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
+  const gpu = options.gpu ?? 'auto';
+  const model = { path: options.modelPath, unusable: [llmModelUnusable(modelDisplayName(options.modelPath))] };
+  const generator: ChunkGenerator = {
+    modelName: basename(options.modelPath),
+    prepare: async () => {
+      try {
+        await access(options.modelPath);
+      } catch (error) {
+        throw new StageFailure('model_missing', 'The language model for call analysis is not installed.', { cause: error });
+      }
+      await assertModelUsable(options.modelPath);
+    },
+    // Readiness reports a model no call can load (an own model is verified by nothing else), until it changes or loads.
+    generate: (request, context) => whileLoadingModels([model], () => context.runInWorker('llmAnalyseChunk', {
+      model: { modelPath: options.modelPath, gpu }, contextSize: settings.contextSize, threads, ...request,
+    })),
+  };
+  return { analyse: (input, context) => analyse(input, context, settings, generator) };
+}
+
+/**
+ * The same analyser with the site's chat server answering each chunk ({@link requestChatCompletion}):
+ * the same prompts, schema, chunking (by `contextSize`, the server's context window), repair
+ * and merging. The server's model name is recorded as the producer's model.
+ */
+export function createServerLlmAnalyser(options: ServerLlmAnalyserOptions): Analyser {
+  const settings = chunkSettingsOf(options);
+  const generator: ChunkGenerator = {
+    modelName: options.server.modelName,
+    generate: (request, context) => requestChatCompletion(options.server, request, context.signal),
+  };
+  return { analyse: (input, context) => analyse(input, context, settings, generator) };
+}
+
+/** How a transcript is cut and answered, whoever answers. */
+interface ChunkSettings {
+  contextSize: number;
+  maxOutputTokens: number;
+  limits: GenerationLimits;
+}
+
+function chunkSettingsOf(options: Pick<LlmAnalyserOptions, 'contextSize' | 'maxOutputTokens' | 'limits'>): ChunkSettings {
   const contextSize = options.contextSize ?? 4096;
   const maxOutputTokens = options.maxOutputTokens ?? Math.min(2048, Math.floor(contextSize * 0.4));
   if (maxOutputTokens >= contextSize) throw new RangeError(`maxOutputTokens (${maxOutputTokens}) must be below contextSize (${contextSize})`);
-  const settings: AnalyserSettings = {
-    modelPath: options.modelPath,
-    gpu: options.gpu ?? 'auto',
-    contextSize,
-    maxOutputTokens,
-    threads: options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2)),
-    limits: { ...defaultGenerationLimits, ...options.limits },
-  };
-  return { analyse: (input, context) => analyse(input, context, settings) };
+  return { contextSize, maxOutputTokens, limits: { ...defaultGenerationLimits, ...options.limits } };
 }
 
-interface AnalyserSettings {
-  modelPath: string;
-  gpu: 'auto' | false;
-  contextSize: number;
-  maxOutputTokens: number;
-  threads: number;
-  limits: GenerationLimits;
+/** Answers one chunk's prompts under its schema: the local model on the worker pool, or the site's chat server. */
+interface ChunkGenerator {
+  /** Recorded as the analysis producer's `model` (a file or model name, never a path). */
+  modelName: string;
+  /** Checks before the first chunk that the model can be used (the local file is there and intact). */
+  prepare?: () => Promise<void>;
+  generate(request: ChatRequest, context: StageContext): Promise<LlmGeneration>;
 }
 
 interface Line {
@@ -89,14 +131,9 @@ interface Line {
   text: string;
 }
 
-async function analyse(input: AnalysisInput, context: StageContext, settings: AnalyserSettings): Promise<AnalyserResult> {
-  try {
-    await access(settings.modelPath);
-  } catch (error) {
-    throw new StageFailure('model_missing', 'The language model for call analysis is not installed.', { cause: error });
-  }
-  await assertModelUsable(settings.modelPath);
-  const producer: AnalysisProducer = { analyser: 'llm', analyserVersion: llmAnalyserVersion, model: basename(settings.modelPath) };
+async function analyse(input: AnalysisInput, context: StageContext, settings: ChunkSettings, generator: ChunkGenerator): Promise<AnalyserResult> {
+  await generator.prepare?.();
+  const producer: AnalysisProducer = { analyser: 'llm', analyserVersion: llmAnalyserVersion, model: generator.modelName };
   const { segments, speakers } = input.transcript;
   if (segments.length === 0) return { analysis: withWarnings(emptyAnalysis(), ['The transcript has no speech to analyse.']), producer };
 
@@ -108,22 +145,17 @@ async function analyse(input: AnalysisInput, context: StageContext, settings: An
   const pending = chunkTranscript(lines, (line) => estimateTokens(line.text), lineBudget);
   const speakerIds = speakers.map((speaker) => speaker.speakerId);
 
-  // Readiness reports a model no call can load (an own model is verified by nothing else), until it changes or loads.
-  const model = { path: settings.modelPath, unusable: [llmModelUnusable(modelDisplayName(settings.modelPath))] };
   const answers: ChunkAnswer[] = [];
   while (pending.length > 0) {
     context.signal.throwIfAborted();
     const chunk = pending.shift()!;
     const part: PromptPart = { index: answers.length + 1, count: answers.length + 1 + pending.length };
-    const generation = await whileLoadingModels([model], () => context.runInWorker('llmAnalyseChunk', {
-      model: { modelPath: settings.modelPath, gpu: settings.gpu },
-      contextSize: settings.contextSize,
-      threads: settings.threads,
+    const generation = await generator.generate({
       systemPrompt,
       userPrompt: chunkPrompt(input, chunk.map((line) => line.text), part),
       schema: analysisGenerationSchema({ segmentIds: chunk.map((line) => line.segment.id), speakerIds }, settings.limits),
       maxOutputTokens: settings.maxOutputTokens,
-    }));
+    }, context);
     if (generation.kind === 'too_long') {
       pending.unshift(...splitChunk(chunk));
       continue;
