@@ -1,4 +1,4 @@
-import { postMultipart, serverMessageOf, transportFailure, type HttpAnswer } from '../../infrastructure/inference/postMultipart.js';
+import { postMultipart, serverMessageOf, transportFailure, type HttpAnswer } from '../../infrastructure/inference/inferenceRequests.js';
 import { StageFailure } from '../StageFailure.js';
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
@@ -79,10 +79,10 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
   }
 
   if (answer.status >= 400 && answer.status < 500) {
-    throw new StageFailure('rejected', `The transcription server at ${host} refused the call (HTTP ${answer.status}${detailOf(answer)})`);
+    throw new StageFailure('rejected', `The transcription server at ${host} refused the call (HTTP ${answer.status}${detailOf(answer, options.apiKey)})`);
   }
   if (answer.status < 200 || answer.status >= 300) {
-    throw new StageFailure('transient', `The transcription server at ${host} failed (HTTP ${answer.status}${detailOf(answer)}); the call can be reprocessed`);
+    throw new StageFailure('transient', `The transcription server at ${host} failed (HTTP ${answer.status}${detailOf(answer, options.apiKey)}); the call can be reprocessed`);
   }
   let json;
   try {
@@ -100,7 +100,7 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
 }
 
 /** `": <the server's message>"`, or nothing when it gave none. */
-function detailOf(answer: HttpAnswer): string {
-  const message = serverMessageOf(answer);
+function detailOf(answer: HttpAnswer, apiKey: string | undefined): string {
+  const message = serverMessageOf(answer, [apiKey]);
   return message ? `: ${message}` : '';
 }

@@ -1,4 +1,4 @@
-import { postJson, serverMessageOf, transportFailure, type HttpAnswer } from '../../../infrastructure/inference/postMultipart.js';
+import { postJson, serverMessageOf, transportFailure, type HttpAnswer } from '../../../infrastructure/inference/inferenceRequests.js';
 import { StageFailure } from '../../StageFailure.js';
 import type { JsonSchema } from './generationSchema.js';
 import type { LlmGeneration } from './LlmRuntime.js';
@@ -63,7 +63,7 @@ export async function requestChatCompletion(server: ChatServerOptions, request: 
     throw transportFailure('language model server', host, error, 'LLM_TIMEOUT_SECONDS');
   }
 
-  const message = answer.status >= 200 && answer.status < 300 ? '' : serverMessageOf(answer);
+  const message = answer.status >= 200 && answer.status < 300 ? '' : serverMessageOf(answer, [server.apiKey]);
   if (answer.status >= 400 && answer.status < 500) {
     if (contextOverflow.test(message)) return { kind: 'too_long', promptTokens: 0, contextSize: 0 };
     throw new StageFailure('rejected', `The language model server at ${host} refused the request (HTTP ${answer.status}${message ? `: ${message}` : ''})`);

@@ -125,6 +125,11 @@ describe('the LLM analyser with the site\'s chat server', () => {
     expect(rejected).toMatchObject({ kind: 'rejected', reason: `The language model server at ${host} refused the request (HTTP 401: invalid api key)` });
     expect((rejected as StageFailure).reason).not.toContain('secret-chat-key');
 
+    // A server that echoes the wrong key: masked in the reason, which is stored and shown to users.
+    plan = [() => ({ status: 401, body: { error: { message: 'Incorrect API key provided: secret-chat-key-987654' } } })];
+    const echoed = await analyser({ apiKey: 'secret-chat-key-987654' }).analyse(callInput(), createTestStageContext()).catch((error: unknown) => error);
+    expect((echoed as StageFailure).reason).toBe(`The language model server at ${host} refused the request (HTTP 401: Incorrect API key provided: ***)`);
+
     plan = [() => ({ status: 503, body: { error: { message: 'loading model' } } })];
     await expect(analyser().analyse(callInput(), createTestStageContext())).rejects.toMatchObject({ kind: 'transient', reason: expect.stringContaining('HTTP 503: loading model') });
 

@@ -7,10 +7,11 @@ import { sampleCallScript, type ScriptLine } from '../faults/scriptedWhisper.js'
 import { uploadSample, waitForOutcome } from '../faults/faultSetup.js';
 import { asUser, newDataDir, stageOutcomes, startServer } from '../helpers/serverProcess.js';
 
-// TRANSCRIPTION_PROVIDER=openai through the real service: the site's own transcription server
-// (played by the test, speaking OpenAI's /v1/audio/transcriptions) gets the cleaned audio and
-// answers verbose_json with words; no whisper model is installed on the box, and calls do not
-// wait for one.
+// The site's own inference servers through the real service: TRANSCRIPTION_PROVIDER=openai (a
+// transcription server played by the test, speaking OpenAI's /v1/audio/transcriptions, gets the
+// cleaned audio and answers verbose_json with words) and LLM_PROVIDER=openai (a chat server
+// played by the test answers the analysis); no whisper model or LLM is installed on the box, and
+// calls do not wait for one.
 
 const shared = resolve(import.meta.dirname, '../../../shared');
 const apiKey = 'site-transcription-key-0123456789';
@@ -69,6 +70,31 @@ beforeAll(async () => {
 });
 afterAll(async () => { await new Promise((closed) => server.close(closed)); });
 
+/** The chat server: every request seen, answered with one key point per segment of its prompt. */
+let chatServer: Server;
+let chatUrl: string;
+const chatRequests: { authorization: string | undefined; body: { model: string; messages: { content: string }[] } }[] = [];
+beforeAll(async () => {
+  chatServer = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { model: string; messages: { content: string }[] };
+      chatRequests.push({ authorization: request.headers.authorization, body });
+      const segmentIds = [...body.messages[1]!.content.matchAll(/^\[(seg_\d+)\]/gm)].map((match) => match[1]!);
+      const content = JSON.stringify({
+        callType: 'support', tags: ['referral'],
+        keyDiscussionPoints: segmentIds.slice(0, 2).map((id) => ({ text: 'The referral letter', topic: 'referral', phase: 'middle', speakerId: 'spk_0', sourceSegmentIds: [id] })),
+      });
+      response.writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 500, completion_tokens: 80 } }));
+    });
+  });
+  await new Promise<void>((listening) => chatServer.listen(0, '127.0.0.1', listening));
+  chatUrl = `http://127.0.0.1:${(chatServer.address() as AddressInfo).port}/v1/chat/completions`;
+});
+afterAll(async () => { await new Promise((closed) => chatServer.close(closed)); });
+
 describe('TRANSCRIPTION_PROVIDER=openai (real service, the site\'s transcription server played by the test)', () => {
   test('a call is transcribed by the server, completes with its action items, and names the provider in the transcript; no whisper model is needed', async () => {
     const dataDir = newDataDir();
@@ -125,5 +151,33 @@ describe('TRANSCRIPTION_PROVIDER=openai (real service, the site\'s transcription
     expect(outcome.errorReason).toBe(`The transcription server at ${new URL(url).host} refused the call (HTTP 413: model is loading)`);
     expect(seen.length - before).toBe(1);
     expect(seen.at(-1)!.authorization).toBeUndefined();
+  }, 120_000);
+
+  test('LLM_PROVIDER=openai with ANALYSER=llm: the chat server analyses the transcript; no local language model is needed', async () => {
+    const dataDir = newDataDir();
+    const missingLlm = join(dataDir, 'no-llm-here.gguf');
+    const service = await startServer(dataDir, {
+      SEGMENTATION_MODEL: join(shared, 'models/pyannote-segmentation-3.0.fp16.onnx'),
+      TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_URL: url,
+      ANALYSER: 'llm', LLM_MODEL: missingLlm, LLM_PROVIDER: 'openai', LLM_URL: chatUrl, LLM_MODEL_NAME: 'qwen2.5-7b-instruct', LLM_API_KEY: 'site-chat-key-0123456789',
+      ANALYSIS_TIME_ZONE: 'UTC', LOG_LEVEL: 'info',
+    });
+    const before = chatRequests.length;
+    const upload = await uploadSample(service, 'alice', 'analysed-by-chat-server');
+    const { callId } = (await upload.json()) as { callId: string };
+    const outcome = await waitForOutcome(service, 'alice', callId);
+    expect(outcome.status).toBe('COMPLETED');
+    expect(existsSync(missingLlm)).toBe(false);
+
+    const mine = chatRequests.slice(before);
+    expect(mine.length).toBeGreaterThanOrEqual(1);
+    expect(mine[0]!.authorization).toBe('Bearer site-chat-key-0123456789');
+    expect(mine[0]!.body.model).toBe('qwen2.5-7b-instruct');
+    // The transcript (words from the transcription server) is in the prompt.
+    expect(mine[0]!.body.messages[1]!.content).toContain('signed referral letter');
+    const analysis = (await (await asUser(service, 'alice', `/api/calls/${callId}/analysis`)).json()) as { callType: string; tags: string[] };
+    expect(analysis).toMatchObject({ callType: 'support' });
+    expect(analysis.tags).toContain('referral');
+    expect(service.output()).not.toContain('site-chat-key-0123456789');
   }, 120_000);
 });

@@ -72,8 +72,11 @@ export async function postMultipart(url: string, options: PostMultipartOptions):
     'content-type': `multipart/form-data; boundary=${boundary}`,
     'content-length': String(head.length + fileBytes + tail.length),
   }, (request, fail) => {
-    request.write(head);
     const file = createReadStream(options.file.path);
+    // Whatever ends the request (an early answer, a refusal, an abort, a timeout) closes the file:
+    // an open descriptor would keep a deleted 230 MB WAV on disk.
+    request.once('close', () => file.destroy());
+    request.write(head);
     file.on('error', fail);
     file.on('end', () => request.end(tail));
     file.pipe(request, { end: false });
@@ -125,6 +128,8 @@ async function send(
       response.on('end', () => {
         if (settled) return;
         settled = true;
+        // A server that answers before reading the whole upload (401, 413): stop sending.
+        if (!request.writableFinished) request.destroy();
         resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') });
       });
     });
@@ -140,16 +145,21 @@ function quoted(value: string): string {
 /**
  * The server's own short error message for a failure reason: OpenAI's and llama.cpp's
  * `{error: {message}}`, `{error: "…"}`, `{message}`, or the first line of a text answer (never an
- * HTML page); at most 200 characters, empty when there is none.
+ * HTML page); at most 200 characters, empty when there is none. `secrets` (the API key) are
+ * masked: servers echo a wrong key ("Incorrect API key provided: sk-…"), and the reason is
+ * stored and shown to users.
  */
-export function serverMessageOf(answer: HttpAnswer): string {
+export function serverMessageOf(answer: HttpAnswer, secrets: readonly (string | undefined)[] = []): string {
+  let message: string;
   try {
     const parsed = JSON.parse(answer.body) as { error?: { message?: unknown } | string; message?: unknown };
     const candidate = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message;
-    return typeof candidate === 'string' ? candidate.trim().slice(0, 200) : '';
+    message = typeof candidate === 'string' ? candidate : '';
   } catch {
-    return answer.contentType.includes('html') ? '' : (answer.body.split('\n')[0] ?? '').trim().slice(0, 200);
+    message = answer.contentType.includes('html') ? '' : (answer.body.split('\n')[0] ?? '');
   }
+  for (const secret of secrets) if (secret) message = message.split(secret).join('***');
+  return message.trim().slice(0, 200);
 }
 
 /**
