@@ -14,7 +14,11 @@ export interface HttpTranscriptionOptions {
   apiKey?: string;
   /** Sent as `model`. Defaults to `whisper-1` for an OpenAI-compatible server, none for whisper.cpp's. */
   modelName?: string;
-  /** A whisper language code, or `auto` (not sent: the server detects it). Defaults to `"auto"`. */
+  /**
+   * A whisper language code, or `auto`: then left out for OpenAI's API (which detects the
+   * language unless told) and sent as `auto` to whisper.cpp's server (whose default is `en`).
+   * Defaults to `"auto"`.
+   */
   language?: string;
   /** Longest wait for the answer, ms. */
   timeoutMs: number;
@@ -52,7 +56,7 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
   const fields: [string, string][] = [
     ['response_format', 'verbose_json'],
     ...(modelName ? [['model', modelName] as [string, string]] : []),
-    ...(language !== 'auto' ? [['language', language] as [string, string]] : []),
+    ...(language !== 'auto' || api === 'whisper.cpp' ? [['language', language] as [string, string]] : []),
     ...(api === 'openai'
       ? [['timestamp_granularities[]', 'word'], ['timestamp_granularities[]', 'segment']] as [string, string][]
       // whisper.cpp: token times on (its words are tokens), deterministic first pass.

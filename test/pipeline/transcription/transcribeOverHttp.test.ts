@@ -240,13 +240,14 @@ describe('transcribeOverHttp to an OpenAI-compatible server', () => {
 });
 
 describe('transcribeOverHttp to whisper.cpp\'s server (/inference)', () => {
-  it('sends whisper.cpp\'s fields (no model unless given) and reads its token-level words', async () => {
+  it('sends whisper.cpp\'s fields (no model unless given; language auto said, its default is en) and reads its token-level words', async () => {
     const { url, received } = await startServer(answerJson(200, whisperCppAnswer));
     const transcription = await transcribeOverHttp({ audioPath, durationSeconds }, options(url('/inference')), createTestStageContext());
 
     expect(received[0]!.url).toBe('/inference');
     expect(received[0]!.headers).not.toHaveProperty('authorization');
     expect(await textFieldsOf(received[0]!)).toEqual([
+      ['language', 'auto'],
       ['response_format', 'verbose_json'],
       ['temperature', '0'],
       ['token_timestamps', 'true'],

@@ -53,7 +53,7 @@ describe('the openai provider against the real whisper-server (/inference)', () 
     expect(context.progress.at(-1)).toBe(1);
   }, 120_000);
 
-  test('detects the language when asked for auto (none is sent)', async () => {
+  test('detects the language when asked for auto (sent as auto: the server\'s default would be en)', async () => {
     const transcription = await transcribeOverHttp({ audioPath: jfkWav, durationSeconds: 11 }, { url: `${baseUrl}/inference`, timeoutMs: 120_000 }, createTestStageContext());
     expect(transcription.language).toBe('en');
   }, 120_000);
