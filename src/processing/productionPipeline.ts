@@ -15,6 +15,7 @@ import { selectAnalyser } from '../pipeline/analysis/selectAnalyser.js';
 import {
   transcribeWith, transcriptionSettingsFromConfig, type TranscriptionConfig, type TranscriptionSettings,
 } from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
+import type { WhisperServerProcess } from '../pipeline/transcription/WhisperServerProcess.js';
 import { matchCallVoices, type CallVoiceMatchOptions, type ProfileVoice } from '../pipeline/voice/matchCallVoices.js';
 import type { CallPipeline, PipelineJob, PipelineResult, PipelineRun } from './CallPipeline.js';
 import type { StageDefinition } from './CallRun.js';
@@ -57,6 +58,12 @@ export function speechOptionsFromConfig(
       thresholds: { high: config.SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD, medium: config.SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD },
     },
   };
+}
+
+/** Local transcription on the persistent whisper-server, when there is one. */
+function withWhisperServer(options: SpeechOptions, server: WhisperServerProcess | undefined): SpeechOptions {
+  if (!server || options.transcription.provider !== 'local') return options;
+  return { ...options, transcription: { provider: 'local', local: { ...options.transcription.local, server } } };
 }
 
 /**
@@ -133,7 +140,7 @@ export function createProductionPipeline(config: Config, dependencies: Productio
   const timeZone = analysisTimeZoneOf(config);
   return async (job, run) => {
     // Per run: the voice-match thresholds can be changed on the admin page while the service runs.
-    const options = speechOptionsFromConfig(config);
+    const options = withWhisperServer(speechOptionsFromConfig(config), dependencies.whisperServer);
     const voice = planVoiceMatch(config, dependencies, job.userId);
     const speech = await runSpeechStages({ ...job, createdAt: Date.now() }, run, options, voice);
     if (voice.status !== 'DISABLED' && voice.status !== 'NO_PROFILE') dependencies.onVoiceMatch?.(job.callId, speech.voiceMatch);
@@ -195,6 +202,8 @@ function actionItemRows(drafts: readonly ActionItemDraft[], now: number): Pipeli
 export interface ProductionPipelineDependencies {
   /** Defaults to the analyser the configuration selects ({@link selectAnalyser}). */
   analyser?: Analyser;
+  /** The persistent whisper-server local transcription goes to. Defaults to none: whisper-cli per call. */
+  whisperServer?: WhisperServerProcess;
   /** Where users' voice profiles are read from (needed when voice profiles are enabled). */
   voiceProfiles?: Pick<VoiceProfileRepository, 'embeddingOf'>;
   /** Told the outcome of every run that tried to match a voice profile (for its log line and metric). */

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../createServices.js';
 import { recoverStorage } from '../domain/maintenance/recoverStorage.js';
 import { missingModels, modelSettleMs } from '../infrastructure/models/missingModels.js';
+import { whisperServerFromConfig } from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
+import type { WhisperServerProcess } from '../pipeline/transcription/WhisperServerProcess.js';
 import { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import type { CallPipeline } from './CallPipeline.js';
 import { ProcessingEngine } from './ProcessingEngine.js';
@@ -33,8 +35,12 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
     throw error;
   }
   const pool = new WorkerPool(services.config.WORKER_THREADS, (error) => log.warn({ err: error }, 'worker pool error outside a task'));
+  // The production pipeline's persistent whisper-server (started by the first call that needs it).
+  const whisperServer = pipeline ? undefined : whisperServerFromConfig(services.config, () => log.warn(
+    'whisper-server is not built (native/bin/whisper-server): every call runs whisper-cli and loads the model again; run `npm run build:native`',
+  ));
   const engine = new ProcessingEngine({
-    services, pool, pipeline: pipeline ?? createServicePipeline(services, log), log,
+    services, pool, pipeline: pipeline ?? createServicePipeline(services, log, whisperServer), log,
     // The production pipeline's models: calls wait while one is missing. A pipeline given by the caller loads what it loads.
     ...(pipeline ? {} : { missingModels: () => missingModels(services.config, { settleMs: modelSettleMs }) }),
   });
@@ -45,6 +51,7 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
       status: engine.isRunning && !pool.isClosed ? 'UP' : 'DOWN',
       detail: {
         concurrency: engine.concurrency, threads: pool.threadCount, queuedCalls: depth.queued, callsInFlight: depth.inFlight, tasksWaiting: pool.queueSize,
+        ...(whisperServer ? { whisperServer: whisperServer.isRunning ? 'running' : 'not started', whisperServerStarts: whisperServer.starts } : {}),
         // Queued calls do not start while a model they need is missing: say which, and how to get it.
         ...(waiting.length > 0 ? { waitingForModels: waiting.map(({ configKey, label, expectedAt, howToInstall }) => ({ configKey, label, expectedAt, howToInstall })) } : {}),
       },
@@ -58,7 +65,7 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
     stop: async (graceMs = services.config.SHUTDOWN_GRACE_SECONDS * 1000) => {
       stopListening();
       const stopped = await engine.stop(graceMs);
-      const freed = await pool.close();
+      const [freed] = await Promise.all([pool.close(), whisperServer?.stop()]);
       lock.release();
       log.info({ ...stopped, threads: freed.threads, resourcesFreed: freed.resourcesFreed }, 'processing stopped');
     },
@@ -66,8 +73,9 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
 }
 
 /** The production pipeline with the service's voice profiles, and a log line and metric per voice match. */
-export function createServicePipeline(services: Services, log: FastifyBaseLogger): CallPipeline {
+export function createServicePipeline(services: Services, log: FastifyBaseLogger, whisperServer?: WhisperServerProcess): CallPipeline {
   return createProductionPipeline(services.config, {
+    ...(whisperServer ? { whisperServer } : {}),
     voiceProfiles: services.voiceProfiles,
     onVoiceMatch: (callId, outcome) => {
       services.metrics.voiceMatches.inc({ outcome: outcome.status.toLowerCase() });

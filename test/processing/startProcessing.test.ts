@@ -28,6 +28,8 @@ test('readiness reports the worker pool UP with the queue depth while processing
     status: 'UP',
     detail: {
       concurrency: 2, threads: expect.any(Number), queuedCalls: 0, callsInFlight: 0, tasksWaiting: 0,
+      // The persistent whisper-server is started by the first call that needs it.
+      whisperServer: 'not started', whisperServerStarts: 0,
       // The production pipeline's calls wait for these two.
       waitingForModels: [
         { configKey: 'SEGMENTATION_MODEL', label: 'speaker segmentation model', expectedAt: 'models/absent-segmentation.onnx', howToInstall: expect.stringContaining('callscope models fetch --slot segmentation') },

@@ -13,6 +13,9 @@ import { transcriptionFailures } from './transcriptionFailures.js';
 import { VadTimeMap } from './VadTimeMap.js';
 import { whisperCliArguments } from './whisperCliArguments.js';
 import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
+import { parseVerboseJson, VerboseJsonError, whisperJsonFromVerbose } from './verboseJson.js';
+import { WhisperServerFailure, type WhisperServerProcess } from './WhisperServerProcess.js';
+import { serverMessageOf } from '../../infrastructure/inference/inferenceRequests.js';
 
 export interface TranscriptionInput {
   /** The cleaned 16 kHz mono s16le WAV (`CleanedAudio.monoPath`). */
@@ -42,6 +45,12 @@ export interface TranscriptionOptions {
    * 3.1 GB, runs in about 4 GB), while a damaged model can make it allocate without bound.
    */
   maxMemoryBytes?: number;
+  /**
+   * A persistent whisper-server to send the audio to (the model stays loaded between calls),
+   * in place of a whisper-cli run per call. Its settings (binary, model, VAD, threads) are its
+   * own; this stage still checks the model files first. Defaults to none: whisper-cli.
+   */
+  server?: WhisperServerProcess;
 }
 
 /** See {@link TranscriptionOptions.maxMemoryBytes}. */
@@ -67,12 +76,13 @@ export const defaultWhisperCliPath = join(packageRoot, 'native', 'bin', 'whisper
 export async function transcribeAudio(input: TranscriptionInput, options: TranscriptionOptions, context: StageContext): Promise<Transcription> {
   context.signal.throwIfAborted();
   const whisperCliPath = options.whisperCliPath ?? defaultWhisperCliPath;
-  if (!(await isExecutableFile(whisperCliPath))) throw transcriptionFailures.notBuilt();
+  if (!options.server && !(await isExecutableFile(whisperCliPath))) throw transcriptionFailures.notBuilt();
   if (!(await isFile(options.modelPath))) throw transcriptionFailures.modelMissing(modelDisplayName(options.modelPath));
   const vadModelPath = options.vadModelPath !== undefined && (await isFile(options.vadModelPath)) ? options.vadModelPath : undefined;
   for (const modelPath of [options.modelPath, vadModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
   const maxMemoryBytes = options.maxMemoryBytes ?? defaultMaxMemoryBytes((await stat(options.modelPath)).size);
   const language = options.language ?? 'auto';
+  if (options.server) return transcribeOnServer(options.server, input, { ...options, language, vadModelPath, maxMemoryBytes }, context);
 
   const outputDir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'whisper-'));
   try {
@@ -113,6 +123,56 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
   } finally {
     await rm(outputDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The same stage on the persistent whisper-server: the same decoding settings (given at its
+ * start), its verbose_json tokens read by the same rules as whisper-cli's JSON, and the VAD
+ * mapping from the lines it logged during this request, so the words are the ones whisper-cli
+ * gives. Failures are worded as whisper-cli's are.
+ */
+async function transcribeOnServer(
+  server: WhisperServerProcess,
+  input: TranscriptionInput,
+  options: TranscriptionOptions & { language: string; vadModelPath: string | undefined; maxMemoryBytes: number },
+  context: StageContext,
+): Promise<Transcription> {
+  const modelName = modelDisplayName(options.modelPath);
+  const models = [
+    { path: options.modelPath, unusable: [transcriptionFailures.modelUnusable(modelName), transcriptionFailures.memoryExceeded(modelName, options.maxMemoryBytes)] },
+    options.vadModelPath === undefined ? undefined : { path: options.vadModelPath, unusable: [transcriptionFailures.vadModelUnusable(modelDisplayName(options.vadModelPath))] },
+  ];
+  const fields: [string, string][] = [['response_format', 'verbose_json'], ['temperature', '0'], ['token_timestamps', 'true'], ['language', options.language]];
+  const { answer, diagnosticLines } = await whileLoadingModels(models, async () => {
+    try {
+      return await server.transcribe(input.audioPath, fields, input.durationSeconds, context);
+    } catch (error) {
+      if (!(error instanceof WhisperServerFailure)) throw error;
+      const printed = (pattern: RegExp) => error.diagnosticLines.some((line) => pattern.test(line));
+      if (error.exceededMemory) throw transcriptionFailures.memoryExceeded(modelName, options.maxMemoryBytes);
+      if (printed(/failed to initialize whisper context|failed to load model/)) throw transcriptionFailures.modelUnusable(modelName);
+      if (options.vadModelPath !== undefined && printed(/failed to (initialize|load) VAD/i)) throw transcriptionFailures.vadModelUnusable(modelDisplayName(options.vadModelPath));
+      throw new Error(error.message);
+    }
+  });
+  if (answer.status < 200 || answer.status >= 300) {
+    const message = serverMessageOf(answer);
+    if (/unknown language/i.test(message)) throw transcriptionFailures.unknownLanguage(options.language);
+    if (/read (the )?audio|audio file|WAV/i.test(message)) throw transcriptionFailures.unreadableAudio();
+    throw new Error(`whisper-server answered HTTP ${answer.status}`);
+  }
+  let json;
+  try {
+    json = whisperJsonFromVerbose(parseVerboseJson(answer.body));
+  } catch (error) {
+    if (error instanceof VerboseJsonError) throw new Error(`whisper-server answered with something else than a transcription: ${error.message}`);
+    throw error;
+  }
+  const detected = json.result?.language ?? (options.language !== 'auto' ? options.language : undefined);
+  if (detected === undefined) throw new Error('whisper-server reported no language');
+  const words = wordsFromWhisperJson(json, { durationSeconds: input.durationSeconds, vadTimeMap: VadTimeMap.fromWhisperLog(diagnosticLines), language: detected });
+  context.reportProgress(1);
+  return { language: detected, words, provider: 'whisper.cpp', model: basename(options.modelPath) };
 }
 
 /**

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Config } from '../../config/configSchema.js';
 import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
 import { transcribeAudio, type TranscriptionInput, type TranscriptionOptions } from './transcribeAudio.js';
 import { transcribeOverHttp, type HttpTranscriptionOptions } from './transcribeOverHttp.js';
+import { defaultWhisperServerPath, WhisperServerProcess } from './WhisperServerProcess.js';
 
 /** The transcription stage's options from the service's configuration (model paths resolved from the install folder). */
 export function transcriptionOptionsFromConfig(
@@ -50,4 +53,30 @@ export function transcribeWith(settings: TranscriptionSettings, input: Transcrip
   return settings.provider === 'local'
     ? transcribeAudio(input, { ...settings.local, tempDir: workDir }, context)
     : transcribeOverHttp(input, settings.http, context);
+}
+
+/**
+ * The persistent whisper-server the service sends local transcription to, or undefined for
+ * whisper-cli per call: `TRANSCRIPTION_PROVIDER=openai`, `WHISPER_SERVER=off`, a `WHISPER_CLI`
+ * of the operator's, or no whisper-server binary (an older build: `onMissingBinary` is told).
+ * Nothing is started until the first call needs it.
+ */
+export function whisperServerFromConfig(
+  config: TranscriptionConfig & Pick<Config, 'WHISPER_SERVER'>,
+  onMissingBinary: (path: string) => void = () => undefined,
+  binaryPath: string = defaultWhisperServerPath,
+): WhisperServerProcess | undefined {
+  if (config.TRANSCRIPTION_PROVIDER !== 'local' || config.WHISPER_SERVER === 'off' || config.WHISPER_CLI) return undefined;
+  if (!existsSync(binaryPath)) {
+    onMissingBinary(binaryPath);
+    return undefined;
+  }
+  const local = transcriptionOptionsFromConfig(config);
+  return new WhisperServerProcess({
+    binaryPath,
+    modelPath: local.modelPath,
+    ...(local.vadModelPath !== undefined ? { vadModelPath: local.vadModelPath } : {}),
+    threads: local.threads || availableParallelism(),
+    useGpu: local.useGpu ?? true,
+  });
 }
