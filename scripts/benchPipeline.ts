@@ -2,7 +2,9 @@
  * `npm run bench:pipeline`: one 5-minute two-voice recording (espeak-ng + sox, encoded as AAC in
  * M4A like a phone's) through the real processing engine and production pipeline, printing the
  * time and peak memory of every stage and the real-time factor of the whole run, then times the
- * analysis stages on the recording's script (see {@link benchAnalysisOnScript}).
+ * analysis stages on the recording's script (see {@link benchAnalysisOnScript}) and the per-call
+ * fixed cost of transcription with whisper-cli against the persistent whisper-server (see
+ * {@link benchTranscriptionFixedCost}).
  * Memory is the resident set of this Node process (worker threads included) plus its child
  * processes (ffmpeg, whisper.cpp), sampled every 50 ms. Needs Debian's espeak-ng and sox.
  *
@@ -29,6 +31,8 @@ import { selectAnalyser } from '../src/pipeline/analysis/selectAnalyser.js';
 import { transcriptFromSegments } from '../src/pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import { runAnalysisStages } from '../src/processing/productionPipeline.js';
+import { transcribeAudio } from '../src/pipeline/transcription/transcribeAudio.js';
+import { transcriptionOptionsFromConfig, whisperServerFromConfig } from '../src/pipeline/transcription/transcriptionOptionsFromConfig.js';
 import { makeConversation, type ConversationTurn } from './audio/makeConversation.js';
 import { modelsWithSharedFallback, residentMegabytes } from './benchSupport.js';
 
@@ -85,6 +89,7 @@ try {
   console.log(`call ended ${call.status}${call.errorReason ? `: ${call.errorReason}` : ''}`);
   services.close();
   await benchAnalysisOnScript(conversation.turns);
+  await benchTranscriptionFixedCost(conversation.path, models, work);
 } finally {
   await rm(work, { recursive: true, force: true });
 }
@@ -111,6 +116,51 @@ async function benchAnalysisOnScript(turns: readonly ConversationTurn[]): Promis
   }
 }
 
+/** Calls timed per way of running whisper.cpp. */
+const fixedCostRuns = Number(process.env.BENCH_FIXED_COST_RUNS ?? 5);
+
+/**
+ * What a call pays for transcription besides the audio itself: a 5-second clip (so the fixed
+ * cost dominates) transcribed `fixedCostRuns` times by whisper-cli (model loaded every time) and
+ * by the persistent whisper-server (model loaded once, at its start, which the first call pays).
+ */
+async function benchTranscriptionFixedCost(conversationPath: string, models: Record<string, string>, work: string): Promise<void> {
+  const clip = join(work, 'clip.wav');
+  await run(resolveFfmpegBinaries().ffmpegPath, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', conversationPath, '-t', '5', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', clip]);
+  const config = loadConfig({ ...process.env, ...models, DATA_DIR: tmpdir() });
+  const options = { ...transcriptionOptionsFromConfig(config), tempDir: work };
+  const input = { audioPath: clip, durationSeconds: 5 };
+  const time = async (transcribe: () => Promise<unknown>) => {
+    const started = performance.now();
+    await transcribe();
+    return (performance.now() - started) / 1000;
+  };
+  const cli: number[] = [];
+  for (let index = 0; index < fixedCostRuns; index++) cli.push(await time(() => transcribeAudio(input, options, createQuietContext())));
+  const server = whisperServerFromConfig({ ...config, WHISPER_SERVER: 'on', WHISPER_CLI: undefined });
+  if (!server) {
+    console.log('transcription fixed cost: whisper-server is not built (npm run build:native); only whisper-cli measured');
+    return;
+  }
+  const served: number[] = [];
+  try {
+    for (let index = 0; index < fixedCostRuns + 1; index++) served.push(await time(() => transcribeAudio(input, { ...options, server }, createQuietContext())));
+  } finally {
+    await server.stop();
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`\ntranscription of a 5 s clip (${basename(options.modelPath)}), ${fixedCostRuns} calls each:`);
+  console.table([
+    { 'whisper.cpp as': 'whisper-cli per call', 'median s per call': round(median(cli), 3), 'first call s': round(cli[0]!, 3) },
+    { 'whisper.cpp as': 'persistent whisper-server', 'median s per call': round(median(served.slice(1)), 3), 'first call s (starts it)': round(served[0]!, 3) },
+  ]);
+  console.log(`per-call fixed cost saved by the persistent server: ${round(median(cli) - median(served.slice(1)), 3)} s (the model's load; larger with base/small models and on a GPU)`);
+}
+
+/** A stage context for timing alone: progress is not shown. */
+function createQuietContext() {
+  return { signal: new AbortController().signal, reportProgress: () => undefined, runInWorker: () => { throw new Error('no worker pool in this bench'); } } as unknown as Parameters<typeof transcribeAudio>[2];
+}
 
 function round(value: number, digits = 1): number {
   const factor = 10 ** digits;
