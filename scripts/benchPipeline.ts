@@ -8,7 +8,8 @@
  * Memory is the resident set of this Node process (worker threads included) plus its child
  * processes (ffmpeg, whisper.cpp), sampled every 50 ms. Needs Debian's espeak-ng and sox.
  *
- * Options (env): BENCH_AUDIO_SECONDS (default 300), plus any Callscope setting (models, threads).
+ * Options (env): BENCH_AUDIO_SECONDS (default 300), BENCH_FIXED_COST_RUNS (default 5), plus any
+ * Callscope setting (models, threads).
  * A model slot whose configured file is missing falls back to the file in ../shared/models (the
  * development machines' models: a real segmentation model and VAD, a structure-only whisper model),
  * and the output says which files ran.
@@ -38,6 +39,8 @@ import { modelsWithSharedFallback, residentMegabytes } from './benchSupport.js';
 
 const run = promisify(execFile);
 const audioSeconds = Number(process.env.BENCH_AUDIO_SECONDS ?? 300);
+/** Calls timed per way of running whisper.cpp (see benchTranscriptionFixedCost). */
+const fixedCostRuns = Number(process.env.BENCH_FIXED_COST_RUNS ?? 5);
 
 const work = await mkdtemp(join(tmpdir(), 'callscope-bench-pipeline-'));
 try {
@@ -116,8 +119,6 @@ async function benchAnalysisOnScript(turns: readonly ConversationTurn[]): Promis
   }
 }
 
-/** Calls timed per way of running whisper.cpp. */
-const fixedCostRuns = Number(process.env.BENCH_FIXED_COST_RUNS ?? 5);
 
 /**
  * What a call pays for transcription besides the audio itself: a 5-second clip (so the fixed

@@ -154,6 +154,9 @@ export class WhisperServerProcess {
       '-t', String(this.settings.threads),
       // Progress lines on stderr, and the same decoding settings as whisper-cli's.
       '-pp', ...antiHallucinationArguments,
+      // verbose_json would otherwise add every language's probability, at the cost of a second
+      // encoder pass per call (the detected language is in the answer either way).
+      '--no-language-probabilities',
       ...(this.settings.vadModelPath !== undefined && files.vad !== undefined ? ['--vad', '-vm', this.settings.vadModelPath] : []),
       ...(this.settings.useGpu ? [] : ['--no-gpu']),
     ];
