@@ -18,6 +18,7 @@ import { TokenVerifier } from './http/auth/TokenVerifier.js';
 import { systemClock, type Clock } from './infrastructure/clock.js';
 import { EmbeddingCipher } from './infrastructure/crypto/EmbeddingCipher.js';
 import { openDatabase, type DatabaseHandle } from './infrastructure/database/openDatabase.js';
+import { inferenceServersCheck } from './infrastructure/health/inferenceServersCheck.js';
 import { databaseCheck, diskSpaceCheck, modelsCheck, type ReadinessCheck } from './infrastructure/health/readinessChecks.js';
 import { Metrics } from './infrastructure/metrics/Metrics.js';
 import { installedModelManifest } from './infrastructure/models/loadModelManifest.js';
@@ -73,6 +74,7 @@ export function createServices(loadedConfig: Config, options: ServiceOptions = {
   const { admin, storedApiKey } = createAdminServices(database.db, config, environmentKeysOf(loadedConfig), clock);
   const { OIDC_ISSUER, OIDC_AUDIENCE } = config;
   const queueSignal = new QueueSignal();
+  const inferenceServers = inferenceServersCheck(config);
   return {
     config,
     clock,
@@ -93,7 +95,10 @@ export function createServices(loadedConfig: Config, options: ServiceOptions = {
     queueSignal,
     // A model that arrives lets waiting calls start: wake the engine rather than wait for its next look.
     modelDownloads: new ModelDownloads(config, { manifest: installedModelManifest, onInstalled: () => queueSignal.notify() }),
-    readinessChecks: { database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config) },
+    readinessChecks: {
+      database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config),
+      ...(inferenceServers ? { inferenceServers } : {}),
+    },
     admin,
     storedApiKey,
     close: () => database.close(),

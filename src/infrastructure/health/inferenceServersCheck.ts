@@ -1,0 +1,55 @@
+import type { Config } from '../../config/configSchema.js';
+import type { CheckResult, ReadinessCheck } from './readinessChecks.js';
+
+export interface InferenceServersCheckOptions {
+  /** Longest wait for a server to answer, ms. Defaults to `2000`. */
+  timeoutMs?: number;
+  /** How long a probe's result is reused, ms (readiness is polled often; the servers are not to be hammered). Defaults to `10000`. */
+  cacheMs?: number;
+}
+
+type InferenceConfig = Pick<Config, 'TRANSCRIPTION_PROVIDER' | 'LLM_PROVIDER'> & Partial<Pick<Config, 'TRANSCRIPTION_URL' | 'LLM_URL'>>;
+
+/**
+ * The site's inference servers answer (`TRANSCRIPTION_PROVIDER=openai`, `LLM_PROVIDER=openai`):
+ * DOWN while one does not, since every call would fail or wait for its retry. "Answers" means
+ * any HTTP answer to a GET of its URL (an endpoint that takes only POST says 404 or 405, which
+ * is an answer); a refused connection, a DNS failure or silence past `timeoutMs` is not. No key
+ * is sent. Undefined when no server is configured (nothing to check).
+ */
+export function inferenceServersCheck(config: InferenceConfig, options: InferenceServersCheckOptions = {}): ReadinessCheck | undefined {
+  const servers = [
+    ...(config.TRANSCRIPTION_PROVIDER === 'openai' && config.TRANSCRIPTION_URL ? [{ name: 'transcription', setting: 'TRANSCRIPTION_URL', url: config.TRANSCRIPTION_URL }] : []),
+    ...(config.LLM_PROVIDER === 'openai' && config.LLM_URL ? [{ name: 'languageModel', setting: 'LLM_URL', url: config.LLM_URL }] : []),
+  ];
+  if (servers.length === 0) return undefined;
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const cacheMs = options.cacheMs ?? 10_000;
+  let cached: { at: number; result: Promise<CheckResult> } | undefined;
+
+  const probeAll = async (): Promise<CheckResult> => {
+    const probes = await Promise.all(servers.map(async (server) => ({ ...server, ...(await probe(server.url, timeoutMs)) })));
+    const detail = Object.fromEntries(probes.map((server) => [server.name, server.answering
+      ? { host: new URL(server.url).host, status: 'answering', answerMs: server.answerMs }
+      : { host: new URL(server.url).host, status: 'not answering', problem: `${server.setting} (${new URL(server.url).host}): ${server.problem}` }]));
+    return { status: probes.every((server) => server.answering) ? 'UP' : 'DOWN', detail };
+  };
+  return () => {
+    const now = Date.now();
+    if (!cached || now - cached.at > cacheMs) cached = { at: now, result: probeAll() };
+    return cached.result;
+  };
+}
+
+async function probe(url: string, timeoutMs: number): Promise<{ answering: true; answerMs: number } | { answering: false; problem: string }> {
+  const started = Date.now();
+  try {
+    const response = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return { answering: true, answerMs: Date.now() - started };
+  } catch (error) {
+    if ((error as Error).name === 'TimeoutError') return { answering: false, problem: `no answer within ${timeoutMs} ms` };
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    return { answering: false, problem: `cannot be reached (${typeof cause?.code === 'string' ? cause.code : (error as Error).message})` };
+  }
+}
