@@ -4,6 +4,7 @@ import type { Services } from '../createServices.js';
 import { ApiError } from '../http/errors.js';
 import { packageRoot } from '../infrastructure/packageRoot.js';
 import { checkCsrfToken, checkOrigin, isStateChanging, requireSession } from './auth/adminGuard.js';
+import { inferenceRoutes } from './routes/inferenceRoutes.js';
 import { modelRoutes } from './routes/modelRoutes.js';
 import { sessionRoutes } from './routes/sessionRoutes.js';
 import { settingsRoutes } from './routes/settingsRoutes.js';
@@ -60,6 +61,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       await signedIn.register(statusRoutes, { services });
       await signedIn.register(settingsRoutes, { services });
       await signedIn.register(modelRoutes, { services });
+      await signedIn.register(inferenceRoutes, { services });
     });
   }, { prefix: '/api' });
 

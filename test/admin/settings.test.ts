@@ -28,6 +28,8 @@ describe('settings', () => {
       'OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_JWKS_URL', 'OIDC_JWKS_FILE', 'LOCAL_AUTH', 'SERVICE_VOICE_EMBEDDING_ENABLED',
       'SERVICE_VOICE_CONSENT_VERSION', 'SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD', 'SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD',
       'MAX_FILE_SIZE', 'AUDIO_RETENTION_DAYS', 'STALE_JOB_MINUTES',
+      'TRANSCRIPTION_PROVIDER', 'TRANSCRIPTION_URL', 'TRANSCRIPTION_MODEL_NAME', 'TRANSCRIPTION_API_KEY', 'TRANSCRIPTION_TIMEOUT_SECONDS',
+      'LLM_PROVIDER', 'LLM_URL', 'LLM_MODEL_NAME', 'LLM_API_KEY', 'LLM_TIMEOUT_SECONDS',
     ]);
     expect(settingOf(body, 'STALE_JOB_MINUTES')).toMatchObject({ value: 15, source: 'default', editable: true, live: true, restartRequired: false });
     expect(settingOf(body, 'OIDC_ISSUER')).toMatchObject({ value: null, source: 'default', live: false });

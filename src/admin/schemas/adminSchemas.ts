@@ -116,3 +116,13 @@ export const ModelDownloadSchema = Type.Object({
     target: Nullable(Type.String({ description: 'Where it was installed, relative to the install folder' })),
   })),
 });
+
+/** What a "Test" button of the Settings page shows (see `InferenceTestResult`). */
+export const InferenceTestResultSchema = Type.Object({
+  provider: Type.String(),
+  host: Nullable(Type.String({ description: 'The server\'s host, for a provider that is one' })),
+  seconds: Type.Number({ description: 'Time taken' }),
+  ok: Type.Boolean(),
+  answer: Type.Optional(Type.String({ description: 'What came back (when ok)' })),
+  problem: Type.Optional(Type.String({ description: 'Why it failed (when not ok)' })),
+});

@@ -11,7 +11,8 @@ export interface EditableSetting {
 /**
  * The settings the admin page may change (stored in SQLite, applied where no env variable of
  * the same name is set). The identity-provider settings need a restart: the token verifier
- * is built once at start-up.
+ * is built once at start-up; so do the inference providers and the language model's server
+ * (the analyser is built at start-up).
  */
 export const editableSettings = {
   OIDC_ISSUER: { live: false, secret: false },
@@ -26,6 +27,18 @@ export const editableSettings = {
   MAX_FILE_SIZE: { live: true, secret: false },
   AUDIO_RETENTION_DAYS: { live: true, secret: false },
   STALE_JOB_MINUTES: { live: true, secret: false },
+  // Inference: each call reads the transcription server's settings when it starts; the choice of
+  // provider (a whisper-server to run, or not) and the language model's are made at start-up.
+  TRANSCRIPTION_PROVIDER: { live: false, secret: false },
+  TRANSCRIPTION_URL: { live: true, secret: false },
+  TRANSCRIPTION_MODEL_NAME: { live: true, secret: false },
+  TRANSCRIPTION_API_KEY: { live: true, secret: true },
+  TRANSCRIPTION_TIMEOUT_SECONDS: { live: true, secret: false },
+  LLM_PROVIDER: { live: false, secret: false },
+  LLM_URL: { live: false, secret: false },
+  LLM_MODEL_NAME: { live: false, secret: false },
+  LLM_API_KEY: { live: false, secret: true },
+  LLM_TIMEOUT_SECONDS: { live: false, secret: false },
 } as const satisfies Partial<Record<keyof Config, EditableSetting>>;
 
 export type EditableSettingKey = keyof typeof editableSettings;

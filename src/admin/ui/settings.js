@@ -22,6 +22,16 @@ const fields = {
   MAX_FILE_SIZE: { group: 'processing', label: 'Upload size limit', type: 'mb', unit: 'MB', min: 0.001, step: 'any' },
   AUDIO_RETENTION_DAYS: { group: 'processing', label: 'Audio retention', type: 'integer', unit: 'days', min: 0, step: 1 },
   STALE_JOB_MINUTES: { group: 'processing', label: 'Stale-job timeout', type: 'integer', unit: 'minutes', min: 1, step: 1 },
+  TRANSCRIPTION_PROVIDER: { group: 'inference', label: 'Speech recognition runs (local or openai)', type: 'text' },
+  TRANSCRIPTION_URL: { group: 'inference', label: 'Transcription server URL', type: 'url' },
+  TRANSCRIPTION_MODEL_NAME: { group: 'inference', label: 'Transcription model name', type: 'text' },
+  TRANSCRIPTION_API_KEY: { group: 'inference', label: 'Transcription server API key', type: 'text' },
+  TRANSCRIPTION_TIMEOUT_SECONDS: { group: 'inference', label: 'Transcription timeout', type: 'integer', unit: 'seconds', min: 10, step: 1 },
+  LLM_PROVIDER: { group: 'inference', label: 'Language model runs (local or openai)', type: 'text' },
+  LLM_URL: { group: 'inference', label: 'Chat server URL (chat completions)', type: 'url' },
+  LLM_MODEL_NAME: { group: 'inference', label: 'Chat model name', type: 'text' },
+  LLM_API_KEY: { group: 'inference', label: 'Chat server API key', type: 'text' },
+  LLM_TIMEOUT_SECONDS: { group: 'inference', label: 'Chat timeout per chunk', type: 'integer', unit: 'seconds', min: 10, step: 1 },
 };
 
 function groupOf(key) {
@@ -126,7 +136,7 @@ function renderSettings(data) {
   lastSettings = data;
   rendered = new Map();
   const lists = {};
-  for (const group of ['identity', 'access', 'voice', 'processing', 'other']) {
+  for (const group of ['identity', 'access', 'voice', 'processing', 'inference', 'other']) {
     lists[group] = document.querySelector(`#group-${group} .settings-list`);
     lists[group].replaceChildren();
   }
@@ -340,6 +350,30 @@ byId('audit-refresh').addEventListener('click', () => void loadAudit());
 
 async function refreshSettings() {
   renderSettings(await api('GET', '/settings'));
+}
+
+/** The "Test" buttons: one second of audio, or one short prompt, to the providers as saved. */
+for (const [button, path, region] of [
+  ['test-transcription', '/inference/transcription/test', 'test-transcription-result'],
+  ['test-language-model', '/inference/language-model/test', 'test-language-model-result'],
+]) {
+  byId(button).addEventListener('click', async () => {
+    const target = byId(region);
+    const trigger = byId(button);
+    trigger.disabled = true;
+    showMessage(target, 'Testing…', 'info');
+    try {
+      const result = await api('POST', path);
+      const where = result.host ? ` (${result.host})` : '';
+      showMessage(target, result.ok
+        ? `Answered in ${result.seconds} s by ${result.provider}${where}: ${result.answer}`
+        : `Failed after ${result.seconds} s (${result.provider}${where}): ${result.problem}`, result.ok ? 'success' : 'error');
+    } catch (error) {
+      if (error.status !== 401) showMessage(target, errorText(error), 'error');
+    } finally {
+      trigger.disabled = false;
+    }
+  });
 }
 
 try {

@@ -18,9 +18,11 @@ type InferenceConfig = Pick<Config, 'TRANSCRIPTION_PROVIDER' | 'LLM_PROVIDER'> &
  * is sent. Undefined when no server is configured (nothing to check).
  */
 export function inferenceServersCheck(config: InferenceConfig, options: InferenceServersCheckOptions = {}): ReadinessCheck | undefined {
+  // The providers are chosen at start-up; a server's URL may change while the service runs (the
+  // admin page's settings), so it is read at every probe.
   const servers = [
-    ...(config.TRANSCRIPTION_PROVIDER === 'openai' && config.TRANSCRIPTION_URL ? [{ name: 'transcription', setting: 'TRANSCRIPTION_URL', url: config.TRANSCRIPTION_URL }] : []),
-    ...(config.LLM_PROVIDER === 'openai' && config.LLM_URL ? [{ name: 'languageModel', setting: 'LLM_URL', url: config.LLM_URL }] : []),
+    ...(config.TRANSCRIPTION_PROVIDER === 'openai' ? [{ name: 'transcription', setting: 'TRANSCRIPTION_URL', url: () => config.TRANSCRIPTION_URL }] : []),
+    ...(config.LLM_PROVIDER === 'openai' ? [{ name: 'languageModel', setting: 'LLM_URL', url: () => config.LLM_URL }] : []),
   ];
   if (servers.length === 0) return undefined;
   const timeoutMs = options.timeoutMs ?? 2000;
@@ -28,7 +30,8 @@ export function inferenceServersCheck(config: InferenceConfig, options: Inferenc
   let cached: { at: number; result: Promise<CheckResult> } | undefined;
 
   const probeAll = async (): Promise<CheckResult> => {
-    const probes = await Promise.all(servers.map(async (server) => ({ ...server, ...(await probe(server.url, timeoutMs)) })));
+    // loadConfig refuses these providers without a URL.
+    const probes = await Promise.all(servers.map(async ({ url, ...server }) => ({ ...server, url: url()!, ...(await probe(url()!, timeoutMs)) })));
     const detail = Object.fromEntries(probes.map((server) => [server.name, server.answering
       ? { host: new URL(server.url).host, status: 'answering', answerMs: server.answerMs }
       : { host: new URL(server.url).host, status: 'not answering', problem: `${server.setting} (${new URL(server.url).host}): ${server.problem}` }]));
