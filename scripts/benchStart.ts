@@ -8,28 +8,20 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
+import { freeLoopbackPort } from '../src/infrastructure/processes/freeLoopbackPort.js';
 
 const runs = Number(process.env.RUNS ?? 5);
 /** Longest a start may take before the bench gives up on it, ms. */
 const startTimeoutMs = 60_000;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Starts `command`, polls /api/health every 10 ms, stops the process group; the time to the first 200, ms. */
 async function timeToHealthy(command: string, args: string[]): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callscope-bench-start-'));
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: packageRoot,

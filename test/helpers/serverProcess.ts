@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
 import { waitFor } from './processingHarness.js';
+import { freeLoopbackPort } from '../../src/infrastructure/processes/freeLoopbackPort.js';
 
 // The real service as an operator runs it (`node --import tsx src/server.ts`), in its own process
 // group so that SIGKILL takes its ffmpeg and whisper-cli children with it, as a power cut or the
@@ -51,18 +51,10 @@ export async function killServer(server: ServerProcess): Promise<void> {
   if (exit.signal !== 'SIGKILL') throw new Error(`the server ended with ${JSON.stringify(exit)} before it was killed: ${server.output()}`);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Starts the service on `dataDir` with `env` on top of a local-user test setup; resolves once it answers. */
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: projectRoot,
     env: {

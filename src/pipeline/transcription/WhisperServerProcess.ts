@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { postMultipart, type HttpAnswer } from '../../infrastructure/inference/inferenceRequests.js';
@@ -9,6 +8,7 @@ import { packageRoot } from '../../infrastructure/packageRoot.js';
 import { processStatus } from '../../infrastructure/processes/processStatus.js';
 import type { StageContext } from '../StageContext.js';
 import { antiHallucinationArguments } from './whisperCliArguments.js';
+import { freeLoopbackPort } from '../../infrastructure/processes/freeLoopbackPort.js';
 
 /** Where `npm run build:native` (scripts/buildWhisper.mjs) puts whisper-server. */
 export const defaultWhisperServerPath = join(packageRoot, 'native', 'bin', 'whisper-server');
@@ -225,11 +225,3 @@ export class WhisperServerProcess {
   }
 }
 
-async function freeLoopbackPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no free loopback port');
-  return address.port;
-}

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../../src/infrastructure/packageRoot.js';
@@ -8,6 +7,7 @@ import { transcribeOverHttp } from '../../../src/pipeline/transcription/transcri
 import { waitFor } from '../../helpers/processingHarness.js';
 import { createTestStageContext } from '../testStageContext.js';
 import { jfkWav, stubWhisperModel } from './transcriptionTestFiles.js';
+import { freeLoopbackPort } from '../../../src/infrastructure/processes/freeLoopbackPort.js';
 
 // The real whisper.cpp `whisper-server`, built by `npm ci` from the sources bundled in
 // nodejs-whisper into native/bin/, with the structure-only model of ../shared/models: the
@@ -19,18 +19,10 @@ let server: ChildProcess;
 let output = '';
 let baseUrl: string;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 beforeAll(async () => {
   if (!existsSync(whisperServerPath)) throw new Error('whisper-server is not built (native/bin/whisper-server): run `npm run build:native` (needs cmake and g++), or `npm ci`.');
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   server = spawn(whisperServerPath, ['-m', stubWhisperModel, '--host', '127.0.0.1', '--port', String(port), '-t', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   server.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
