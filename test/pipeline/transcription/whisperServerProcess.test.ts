@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -106,4 +106,24 @@ describe('WhisperServerProcess', () => {
     await expect(transcribeAudio(input, { ...options(server), modelPath: notAModel, vadModelPath: undefined, tempDir: folder }, createTestStageContext()))
       .rejects.toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/WHISPER_MODEL \(now not-a-model\.bin\) could not be loaded/) });
   }, 120_000);
+
+  test('a server whose memory runs away (a damaged model) is killed, and the call fails saying the model is probably damaged', async () => {
+    // A stand-in for whisper-server: it answers /health, then grows without bound on /inference.
+    const standIn = join(folder, 'growing-whisper-server.mjs');
+    writeFileSync(standIn, `#!/usr/bin/env node
+import { createServer } from 'node:http';
+const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
+const held = [];
+createServer((request, response) => {
+  if (request.url === '/health') return response.end('{"status":"ok"}');
+  setInterval(() => held.push(Buffer.alloc(32 * 1024 * 1024, 1)), 20);
+}).listen(port, '127.0.0.1');
+`);
+    chmodSync(standIn, 0o755);
+    const server = new WhisperServerProcess({ binaryPath: standIn, modelPath: stubWhisperModel, threads: 1, useGpu: false, maxResidentBytes: 300 * 1024 ** 2 });
+    servers.push(server);
+    await expect(transcribeAudio(input, { ...options(server), vadModelPath: undefined, maxMemoryBytes: 300 * 1024 ** 2, tempDir: folder }, createTestStageContext()))
+      .rejects.toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/more than 300 MB of memory .* the model is probably damaged/) });
+    await expect.poll(() => server.isRunning, { timeout: 5000 }).toBe(false);
+  }, 60_000);
 });
