@@ -13,6 +13,7 @@ import { ApiError, errorEnvelope } from './http/errors.js';
 import { apiRoutes } from './http/routes/apiRoutes.js';
 import { healthRoutes } from './http/routes/health/healthRoutes.js';
 import { loggerOptions } from './infrastructure/logging/loggerOptions.js';
+import { transcriptionCallbackRoute } from './http/routes/callbacks/transcriptionCallbackRoute.js';
 
 export interface AppOptions {
   services: Services;
@@ -72,6 +73,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the routes: @fastify/swagger documents the routes registered after it.
   await registerOpenApi(app);
   await app.register(healthRoutes, { services });
+  // Before /api's routes, and outside their user authentication: verified by its own signature.
+  await app.register(transcriptionCallbackRoute, { services, prefix: '/api/callbacks' });
   await app.register(apiRoutes, { services, prefix: '/api' });
   await app.register(adminRoutes, { services, prefix: '/admin' });
 

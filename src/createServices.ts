@@ -11,6 +11,7 @@ import { ProcessingStatistics } from './domain/calls/ProcessingStatistics.js';
 import { QueueSignal } from './domain/calls/QueueSignal.js';
 import { IdempotencyRepository } from './domain/idempotency/IdempotencyRepository.js';
 import { SettingsRepository } from './domain/settings/SettingsRepository.js';
+import { TranscriptionWebhookSecret } from './domain/settings/TranscriptionWebhookSecret.js';
 import { UserRepository } from './domain/users/UserRepository.js';
 import { VoiceProfileRepository } from './domain/voiceProfiles/VoiceProfileRepository.js';
 import { RateLimiter } from './http/RateLimiter.js';
@@ -24,6 +25,9 @@ import { Metrics } from './infrastructure/metrics/Metrics.js';
 import { installedModelManifest } from './infrastructure/models/loadModelManifest.js';
 import { ModelDownloads } from './infrastructure/models/ModelDownloads.js';
 import { ObjectStore } from './infrastructure/storage/ObjectStore.js';
+import { transcriptionSettingsFromConfig } from './pipeline/transcription/transcriptionOptionsFromConfig.js';
+import { CallbackTranscription } from './processing/callbackTranscription.js';
+import { TranscriptionJobs } from './processing/TranscriptionJobs.js';
 
 /** Everything the HTTP layer and the pipeline share, created once per process (or per test app). */
 export interface Services {
@@ -46,6 +50,12 @@ export interface Services {
   metrics: Metrics;
   /** Raised when a call is queued, so the engine need not wait for its next poll. */
   queueSignal: QueueSignal;
+  /** Transcription jobs waiting for a provider's callback, and the callbacks accepted. */
+  transcriptionJobs: TranscriptionJobs;
+  /** The secret the provider's callbacks are signed with (environment, or generated on the admin page). */
+  transcriptionWebhookSecret: TranscriptionWebhookSecret;
+  /** Callback mode's submission, storage and resumption (`TRANSCRIPTION_PROVIDER=callback`; unused otherwise). */
+  callbackTranscription: CallbackTranscription;
   /** Model downloads (at first start, or from the admin page), one at a time, with their progress. */
   modelDownloads: ModelDownloads;
   /** Named readiness checks; later components (the worker pool) add theirs. */
@@ -75,11 +85,22 @@ export function createServices(loadedConfig: Config, options: ServiceOptions = {
   const { OIDC_ISSUER, OIDC_AUDIENCE } = config;
   const queueSignal = new QueueSignal();
   const inferenceServers = inferenceServersCheck(config);
+  const store = new ObjectStore(config.DATA_DIR);
+  const transcriptionJobs = new TranscriptionJobs(database.db);
+  const webhookSecret = new TranscriptionWebhookSecret(settings, config);
   return {
     config,
     clock,
     database,
-    store: new ObjectStore(config.DATA_DIR),
+    store,
+    transcriptionJobs,
+    transcriptionWebhookSecret: webhookSecret,
+    // Read per call: the server's URL and key may change on the admin page while the service runs.
+    callbackTranscription: new CallbackTranscription(store, transcriptionJobs, () => {
+      const settings = transcriptionSettingsFromConfig(config);
+      if (settings.provider !== 'callback') throw new Error('TRANSCRIPTION_PROVIDER is not callback');
+      return { ...settings.http, callbackUrl: settings.callbackUrl };
+    }, () => webhookSecret.current() !== undefined),
     users: new UserRepository(database.db),
     calls: new CallRepository(database.db),
     actionItems: new ActionItemRepository(database.db),

@@ -62,7 +62,8 @@ function crossFieldProblems(config: Config): string[] {
   const usesTokens = Boolean(config.OIDC_ISSUER || config.OIDC_JWKS_URL || config.OIDC_JWKS_FILE);
   if (usesTokens && !config.OIDC_AUDIENCE) problems.push('OIDC_AUDIENCE: required when identity-provider tokens are configured');
   if (usesTokens && !config.OIDC_ISSUER) problems.push('OIDC_ISSUER: required when identity-provider tokens are configured (the `iss` claim is always checked)');
-  if (config.TRANSCRIPTION_PROVIDER === 'openai' && !config.TRANSCRIPTION_URL) problems.push('TRANSCRIPTION_URL: required with TRANSCRIPTION_PROVIDER=openai (the full URL of the endpoint that takes the audio)');
+  if (config.TRANSCRIPTION_PROVIDER !== 'local' && !config.TRANSCRIPTION_URL) problems.push(`TRANSCRIPTION_URL: required with TRANSCRIPTION_PROVIDER=${config.TRANSCRIPTION_PROVIDER} (the full URL of the endpoint that takes the audio)`);
+  if (config.TRANSCRIPTION_PROVIDER === 'callback' && !config.PUBLIC_URL) problems.push('PUBLIC_URL: required with TRANSCRIPTION_PROVIDER=callback (where the provider sends its callback)');
   if (config.LLM_PROVIDER === 'openai' && !config.LLM_URL) problems.push('LLM_URL: required with LLM_PROVIDER=openai (the full chat-completions URL)');
   if (config.LLM_PROVIDER === 'openai' && !config.LLM_MODEL_NAME) problems.push('LLM_MODEL_NAME: required with LLM_PROVIDER=openai (the `model` the server is asked for)');
   if (config.OIDC_JWKS_URL && config.OIDC_JWKS_FILE) problems.push('OIDC_JWKS_URL and OIDC_JWKS_FILE: set one, not both');

@@ -30,6 +30,10 @@ export const ErrorCodes = {
   internal_error: { status: 500, message: 'Internal server error' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable' },
   insufficient_storage: { status: 507, message: 'The server has no space left to store this upload' },
+  // The transcription provider's callbacks (`POST /api/callbacks/transcription`), not the mobile client's.
+  callback_signature_invalid: { status: 401, message: 'The callback\'s signature is missing, wrong or too old' },
+  transcription_job_not_found: { status: 404, message: 'No such transcription job' },
+  transcription_job_not_waiting: { status: 409, message: 'The transcription job is no longer waiting for an answer' },
   // The admin area (`/admin/api`), not part of the mobile client's API.
   admin_auth_required: { status: 401, message: 'Sign in to the admin area first' },
   admin_csrf_failed: { status: 403, message: 'The request lacks a valid CSRF token or comes from another origin' },

@@ -45,6 +45,7 @@ const tags = [
   { name: 'voice profile', description: 'Optional voice profile (off unless `SERVICE_VOICE_EMBEDDING_ENABLED=true`)' },
   { name: 'health', description: 'Liveness of the API; no credentials' },
   { name: 'operations', description: 'Probes and metrics for the operator (`/actuator/**`); no API credentials' },
+  { name: 'callbacks', description: 'The site\'s transcription provider answering in callback mode; verified by its Standard Webhooks signature, no user credentials' },
 ];
 
 function tagOf(path: string): string {
@@ -53,6 +54,7 @@ function tagOf(path: string): string {
   if (path.startsWith('/api/users/me/voice-profile')) return 'voice profile';
   if (path.startsWith('/api/users')) return 'users';
   if (path === '/api/health') return 'health';
+  if (path.startsWith('/api/callbacks')) return 'callbacks';
   return 'operations';
 }
 
@@ -79,6 +81,7 @@ const operationIds: Record<string, string> = {
   'GET /actuator/health': 'getActuatorHealth',
   'GET /actuator/health/readiness': 'getActuatorReadiness',
   'GET /actuator/prometheus': 'getPrometheusMetrics',
+  'POST /api/callbacks/transcription': 'receiveTranscriptionCallback',
 };
 
 /** Every `/api` route but the liveness probe needs: the API key (when the server has one) and one identity. */
@@ -292,8 +295,10 @@ function finishDocument(document: Json): Json {
 function finishOperation(method: string, path: string, operation: Operation, errorStatuses: Set<number>): Operation {
   const key = `${method.toUpperCase()} ${path}`;
   const isApi = path.startsWith('/api/');
-  const needsCredentials = isApi && path !== '/api/health';
-  const mutating = isApi && mutatingMethods.has(method);
+  // The provider's callback carries its own signature instead (and no Idempotency-Key: a replay is recognised by its webhook-id).
+  const isCallback = path.startsWith('/api/callbacks/');
+  const needsCredentials = isApi && path !== '/api/health' && !isCallback;
+  const mutating = isApi && !isCallback && mutatingMethods.has(method);
 
   const operationId = operationIds[key];
   if (operationId) operation.operationId = operationId;

@@ -8,6 +8,7 @@ import { holdPoint } from '../infrastructure/faults/holdPoints.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
 import type { ProcessingEventRepository } from './ProcessingEventRepository.js';
 import type { ProcessingQueue } from './ProcessingQueue.js';
+import { AwaitingCallback } from './callbackTranscription.js';
 
 /** The user-visible phase a stage belongs to: the call's status while it runs. */
 export type CallPhase = 'TRANSCRIBING' | 'ANALYZING';
@@ -91,6 +92,10 @@ export class CallRun implements PipelineRun {
           this.finishStage(eventId, definition, 'INTERRUPTED', startedAt);
           throw this.signal.reason instanceof RunAborted ? this.signal.reason : error;
         }
+        if (error instanceof AwaitingCallback) {
+          this.finishStage(eventId, definition, 'WAITING', startedAt);
+          throw error;
+        }
         const retry = error instanceof StageFailure && error.kind === 'transient' && attempt < (definition.transientRetries ?? 0);
         this.finishStage(eventId, definition, retry ? 'RETRIED' : 'FAILED', startedAt, failureDetail(error));
         if (!retry) throw error;
@@ -142,7 +147,7 @@ export class CallRun implements PipelineRun {
     if (!this.dependencies.queue.reportProgress(this.callId, this.lease, definition.name, overall, now)) this.abort('lost');
   }
 
-  private finishStage(eventId: number, definition: StageDefinition, outcome: 'OK' | 'FAILED' | 'RETRIED' | 'INTERRUPTED', startedAt: number, detail?: Record<string, unknown>): void {
+  private finishStage(eventId: number, definition: StageDefinition, outcome: 'OK' | 'FAILED' | 'RETRIED' | 'INTERRUPTED' | 'WAITING', startedAt: number, detail?: Record<string, unknown>): void {
     const { events, metrics, clock, log } = this.dependencies;
     const endedAt = clock();
     const durationMs = endedAt - startedAt;

@@ -11,6 +11,7 @@ import { callObjectKeys } from '../infrastructure/storage/ObjectStore.js';
 import type { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
 import type { CallPipeline, PipelineJob } from './CallPipeline.js';
+import { AwaitingCallback } from './callbackTranscription.js';
 import { CallRun, RunAborted } from './CallRun.js';
 import { ProcessingEventRepository } from './ProcessingEventRepository.js';
 import { ProcessingQueue } from './ProcessingQueue.js';
@@ -166,6 +167,18 @@ export class ProcessingEngine {
       log.warn({ callId: stale.id, stage: stale.stage, minutes }, 'stale call failed');
       failed.push(stale.id);
     }
+    // Calls waiting for a transcription callback: bounded by their own setting.
+    const callbackMinutes = services.config.TRANSCRIPTION_CALLBACK_TIMEOUT_MINUTES;
+    const callbackCutoff = now - callbackMinutes * 60_000;
+    for (const id of this.queue.overdueCallbacks(callbackCutoff)) {
+      const reason = `The transcription server did not call back within ${callbackMinutes} minutes (TRANSCRIPTION_CALLBACK_TIMEOUT_MINUTES); the call can be reprocessed`;
+      if (!this.queue.failWaiting(id, reason, now, callbackCutoff)) continue;
+      services.transcriptionJobs.abandonWaiting(id, now);
+      void services.callbackTranscription.forget(id);
+      services.metrics.callsFinished.inc({ status: 'FAILED' });
+      log.warn({ callId: id, minutes: callbackMinutes }, 'call failed: no transcription callback in time');
+      failed.push(id);
+    }
     return failed;
   }
 
@@ -254,6 +267,8 @@ export class ProcessingEngine {
         durationSeconds: result.durationSeconds,
         complete: (now) => this.queue.complete(call.id, run.lease, result.durationSeconds, now),
       });
+      // What a call kept while it waited for a transcription callback is no longer needed.
+      await services.callbackTranscription.forget(call.id);
       services.metrics.callsFinished.inc({ status: 'COMPLETED' });
       log.info({ callId: call.id, durationMs: services.clock() - startedAt, actionItems: result.actionItems.length, warnings: run.warnings.length }, 'call completed');
     } catch (error) {
@@ -279,9 +294,29 @@ export class ProcessingEngine {
       if (this.queue.handBack(run.callId, run.lease, services.clock())) log.info({ callId: run.callId }, 'call waits for a model that is not installed');
       return;
     }
+    if (error instanceof AwaitingCallback) {
+      // The provider has the job: let go of the call (no lease, no slot) until its callback,
+      // or send it straight back to the queue when that came already.
+      const job = services.transcriptionJobs.find(error.jobId);
+      if (job?.state === 'failed' && job.errorReason) {
+        // The provider reported a failure before the run ended.
+        if (this.queue.fail(run.callId, run.lease, job.errorReason, services.clock())) {
+          await services.callbackTranscription.forget(run.callId);
+          services.metrics.callsFinished.inc({ status: 'FAILED' });
+        }
+        return;
+      }
+      const answered = job?.state === 'received';
+      if (this.queue.awaitCallback(run.callId, run.lease, answered, services.clock())) {
+        log.info({ callId: run.callId, answered }, answered ? 'transcription callback came first: call queued again' : 'call waits for the transcription provider\'s callback');
+        if (answered) this.wake();
+      }
+      return;
+    }
     const reason = error instanceof StageFailure ? error.reason : 'An internal error stopped processing; the call can be reprocessed';
     if (!(error instanceof StageFailure)) log.error({ err: error, callId: run.callId }, 'processing failed unexpectedly');
     if (this.queue.fail(run.callId, run.lease, reason, services.clock())) {
+      await services.callbackTranscription.forget(run.callId);
       services.metrics.callsFinished.inc({ status: 'FAILED' });
       log.info({ callId: run.callId, failure: error instanceof StageFailure ? error.kind : 'internal' }, 'call failed');
     }

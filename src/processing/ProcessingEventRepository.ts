@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../infrastructure/database/openDatabase.js';
 import { processingEvents } from '../infrastructure/database/schema.js';
 
-export type StageOutcome = 'RUNNING' | 'OK' | 'FAILED' | 'RETRIED' | 'WARNED' | 'INTERRUPTED';
+/** `WAITING`: the stage handed the work to a provider that answers with a callback (the run ended there). */
+export type StageOutcome = 'RUNNING' | 'OK' | 'FAILED' | 'RETRIED' | 'WARNED' | 'INTERRUPTED' | 'WAITING';
 export type ProcessingEventRecord = typeof processingEvents.$inferSelect;
 
 /**

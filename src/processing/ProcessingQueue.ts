@@ -104,7 +104,8 @@ export class ProcessingQueue {
     return this.sqlite.transaction(() => {
       const abandoned = this.sqlite.prepare(`
         SELECT id, processing_attempts AS attempts FROM calls
-        WHERE status IN ('TRANSCRIBING', 'ANALYZING') AND (worker_lease IS NULL OR worker_lease <> ?) AND deleting_since IS NULL`)
+        WHERE status IN ('TRANSCRIBING', 'ANALYZING') AND (worker_lease IS NULL OR worker_lease <> ?) AND deleting_since IS NULL
+          AND awaiting_callback_since IS NULL`)
         .all(currentLease) as { id: string; attempts: number }[];
       const outcome: RecoveryOutcome = { requeued: [], failed: [] };
       for (const { id, attempts } of abandoned) {
@@ -122,12 +123,53 @@ export class ProcessingQueue {
     }).immediate();
   }
 
-  /** In-flight calls whose last progress is older than `cutoff`: the stale-job sweep's candidates. */
+  /** In-flight calls whose last progress is older than `cutoff`: the stale-job sweep's candidates (calls waiting for a callback have their own bound). */
   staleCalls(cutoff: number): { id: string; lease: string | null; stage: string | null }[] {
     return this.sqlite.prepare(`
       SELECT id, worker_lease AS lease, stage FROM calls
-      WHERE status IN ('TRANSCRIBING', 'ANALYZING') AND deleting_since IS NULL AND coalesce(last_progress_at, updated_at) < ?`)
+      WHERE status IN ('TRANSCRIBING', 'ANALYZING') AND deleting_since IS NULL AND awaiting_callback_since IS NULL
+        AND coalesce(last_progress_at, updated_at) < ?`)
       .all(cutoff) as { id: string; lease: string | null; stage: string | null }[];
+  }
+
+  /**
+   * A run that submitted its transcription job lets go of the call: no lease, no slot, status
+   * still TRANSCRIBING, waiting since `now`. When the callback came already (a fast provider),
+   * the call goes straight back to the queue. False when the run no longer held the call.
+   */
+  awaitCallback(callId: string, lease: string, answered: boolean, now: number): boolean {
+    return this.sqlite.prepare(`
+      UPDATE calls SET worker_lease = NULL, stage = 'transcription', last_progress_at = @now, updated_at = @now,
+        awaiting_callback_since = CASE WHEN @answered THEN NULL ELSE @now END,
+        status = CASE WHEN @answered THEN 'QUEUED' ELSE status END,
+        queued_at = CASE WHEN @answered THEN @now ELSE queued_at END,
+        processing_attempts = CASE WHEN @answered THEN max(processing_attempts - 1, 0) ELSE processing_attempts END
+      WHERE id = @id AND worker_lease = @lease AND deleting_since IS NULL`).run({ id: callId, lease, answered: answered ? 1 : 0, now }).changes === 1;
+  }
+
+  /**
+   * The provider's transcript arrived: a waiting call goes back to the queue, to be resumed from
+   * what its first run kept (the pair of runs counts as one attempt). False when it was not waiting.
+   */
+  resumeAfterCallback(callId: string, now: number): boolean {
+    return this.sqlite.prepare(`
+      UPDATE calls SET status = 'QUEUED', awaiting_callback_since = NULL, stage = NULL, queued_at = ?, updated_at = ?,
+        processing_attempts = max(processing_attempts - 1, 0)
+      WHERE id = ? AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND deleting_since IS NULL`).run(now, now, callId).changes === 1;
+  }
+
+  /** Fails a call waiting for a callback (the provider's error, or no answer in time); false when it was not waiting. */
+  failWaiting(callId: string, errorReason: string, now: number, waitingBefore = Number.POSITIVE_INFINITY): boolean {
+    return this.sqlite.prepare(`
+      UPDATE calls SET status = 'FAILED', error_reason = ?, awaiting_callback_since = NULL, stage = NULL, updated_at = ?
+      WHERE id = ? AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND awaiting_callback_since < ?`)
+      .run(errorReason, now, callId, Number.isFinite(waitingBefore) ? waitingBefore : Number.MAX_SAFE_INTEGER).changes === 1;
+  }
+
+  /** Calls waiting for a callback since before `cutoff`: the sweep fails them. */
+  overdueCallbacks(cutoff: number): string[] {
+    return (this.sqlite.prepare(`SELECT id FROM calls WHERE status = 'TRANSCRIBING' AND awaiting_callback_since < ? AND deleting_since IS NULL`)
+      .all(cutoff) as { id: string }[]).map((row) => row.id);
   }
 
   /** Fails a stale call whatever lease it has (the run is stuck or gone). */

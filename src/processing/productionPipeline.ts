@@ -19,6 +19,7 @@ import type { WhisperServerProcess } from '../pipeline/transcription/WhisperServ
 import { matchCallVoices, type CallVoiceMatchOptions, type ProfileVoice } from '../pipeline/voice/matchCallVoices.js';
 import type { CallPipeline, PipelineJob, PipelineResult, PipelineRun } from './CallPipeline.js';
 import type { StageDefinition } from './CallRun.js';
+import type { CallbackTranscription } from './callbackTranscription.js';
 
 /**
  * The stages of the production pipeline, in order, with their share of a run's progress
@@ -43,6 +44,8 @@ export interface SpeechOptions {
   diarization: DiarizeAudioOptions;
   transcription: TranscriptionSettings;
   voiceMatch: CallVoiceMatchOptions;
+  /** Callback mode's submission and resumption (required with `transcription.provider` `callback`). */
+  callback?: CallbackTranscription;
 }
 
 export function speechOptionsFromConfig(
@@ -98,16 +101,7 @@ export async function runSpeechStages(
   options: SpeechOptions,
   voice: VoiceMatchPlan = { status: 'DISABLED' },
 ): Promise<SpeechResult> {
-  const cleaned = await run.stage(productionStages.cleanup, (context) => cleanAudio({
-    sourcePath: job.audioPath, outputDir: job.workDir, maxDurationSeconds: options.maxDurationSeconds,
-  }, context));
-  const diarization = await run.stage(productionStages.diarization, (context) => diarizeAudio(cleaned, options.diarization, context));
-  const transcription = await run.stage(productionStages.transcription, (context) => transcribeWith(
-    options.transcription,
-    { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds },
-    job.workDir,
-    context,
-  ));
+  const { cleaned, diarization, transcription } = await transcribedSpeech(job, run, options);
   const diarizedTranscript = await run.stage(productionStages.alignment, async () => buildTranscript({
     callId: job.callId,
     createdAt: job.createdAt,
@@ -131,6 +125,33 @@ export async function runSpeechStages(
 }
 
 /**
+ * Clean-up, diarization and transcription; in callback mode, the transcription stage submits
+ * the job and ends the run (AwaitingCallback), and the run resumed after the callback reads what
+ * the first one kept and the provider sent instead of running the three again.
+ */
+async function transcribedSpeech(
+  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir'>,
+  run: PipelineRun,
+  options: SpeechOptions,
+): Promise<Pick<SpeechResult, 'cleaned' | 'diarization' | 'transcription'>> {
+  const callback = options.transcription.provider === 'callback' ? options.callback : undefined;
+  if (options.transcription.provider === 'callback' && !callback) throw new Error('callback transcription needs the pipeline\'s CallbackTranscription');
+  const resumed = callback ? await callback.resumed(job.callId) : undefined;
+  if (resumed) {
+    const transcription = await run.stage(productionStages.transcription, async () => resumed.transcription);
+    return { cleaned: resumed.cleaned, diarization: resumed.diarization, transcription };
+  }
+  const cleaned = await run.stage(productionStages.cleanup, (context) => cleanAudio({
+    sourcePath: job.audioPath, outputDir: job.workDir, maxDurationSeconds: options.maxDurationSeconds,
+  }, context));
+  const diarization = await run.stage(productionStages.diarization, (context) => diarizeAudio(cleaned, options.diarization, context));
+  const transcription = await run.stage(productionStages.transcription, (context) => (callback
+    ? callback.submit(job.callId, cleaned, diarization, context)
+    : transcribeWith(options.transcription, { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds }, job.workDir, context)));
+  return { cleaned, diarization, transcription };
+}
+
+/**
  * The pipeline the service runs: the speech stages (through speaker resolution), then the
  * analysis (either analyser, grounded) and the action items. Extraction of the action items is
  * optional: when it fails the call still completes with its transcript and analysis.
@@ -140,7 +161,7 @@ export function createProductionPipeline(config: Config, dependencies: Productio
   const timeZone = analysisTimeZoneOf(config);
   return async (job, run) => {
     // Per run: the voice-match thresholds can be changed on the admin page while the service runs.
-    const options = withWhisperServer(speechOptionsFromConfig(config), dependencies.whisperServer);
+    const options = { ...withWhisperServer(speechOptionsFromConfig(config), dependencies.whisperServer), ...(dependencies.callback ? { callback: dependencies.callback } : {}) };
     const voice = planVoiceMatch(config, dependencies, job.userId);
     const speech = await runSpeechStages({ ...job, createdAt: Date.now() }, run, options, voice);
     if (voice.status !== 'DISABLED' && voice.status !== 'NO_PROFILE') dependencies.onVoiceMatch?.(job.callId, speech.voiceMatch);
@@ -204,6 +225,8 @@ export interface ProductionPipelineDependencies {
   analyser?: Analyser;
   /** The persistent whisper-server local transcription goes to. Defaults to none: whisper-cli per call. */
   whisperServer?: WhisperServerProcess;
+  /** Callback mode's submission and resumption (`TRANSCRIPTION_PROVIDER=callback`). */
+  callback?: CallbackTranscription;
   /** Where users' voice profiles are read from (needed when voice profiles are enabled). */
   voiceProfiles?: Pick<VoiceProfileRepository, 'embeddingOf'>;
   /** Told the outcome of every run that tried to match a voice profile (for its log line and metric). */

@@ -76,6 +76,7 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
 export function createServicePipeline(services: Services, log: FastifyBaseLogger, whisperServer?: WhisperServerProcess): CallPipeline {
   return createProductionPipeline(services.config, {
     ...(whisperServer ? { whisperServer } : {}),
+    callback: services.callbackTranscription,
     voiceProfiles: services.voiceProfiles,
     onVoiceMatch: (callId, outcome) => {
       services.metrics.voiceMatches.inc({ outcome: outcome.status.toLowerCase() });

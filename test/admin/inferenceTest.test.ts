@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
 import { closedLoopbackUrl } from '../infrastructure/models/modelMirror.js';
+import { tinyRandomLlm } from '../pipeline/analysis/llm/llmTestCalls.js';
 import { completeSetup, signIn, type AdminBrowser } from './adminClient.js';
 
 // The Settings page's inference settings and "Test" buttons, with the site's servers played by
@@ -106,16 +107,20 @@ describe('inference settings and tests on the admin page', () => {
     expect(JSON.stringify(settings)).not.toContain('test-transcription-key');
   });
 
-  test('with the language model on this box, the test says where to check it instead', async () => {
-    const local = await startTestApp();
+  test('with the language model on this box: one short prompt to the local GGUF model (loaded for the test and freed); without its file, where to get it', async () => {
+    const local = await startTestApp({ LLM_MODEL: tinyRandomLlm, GPU: 'off' });
+    const missing = await startTestApp({ LLM_MODEL: 'models/absent-llm.gguf' });
     try {
-      const localBrowser = await completeSetup(local);
-      const response = await localBrowser.fetch('/admin/api/inference/language-model/test', { method: 'POST' });
-      expect(await response.json()).toMatchObject({ provider: 'local', ok: false, problem: expect.stringContaining('Models page') });
+      const answered = (await (await (await completeSetup(local)).fetch('/admin/api/inference/language-model/test', { method: 'POST' })).json()) as Result;
+      // The structure-only model answers random text, kept to the schema: {"ready": true|false}.
+      expect(answered).toMatchObject({ provider: 'local', ok: true, answer: expect.stringMatching(/^\{\s*"ready"\s*:\s*(true|false)\s*\}.*llama-2-tiny-random\.gguf/) });
+      const notThere = (await (await (await completeSetup(missing)).fetch('/admin/api/inference/language-model/test', { method: 'POST' })).json()) as Result;
+      expect(notThere).toMatchObject({ provider: 'local', ok: false, problem: expect.stringContaining('not installed (LLM_MODEL, now models/absent-llm.gguf)') });
     } finally {
       await local.close();
+      await missing.close();
     }
-  });
+  }, 60_000);
 
   test('the tests need a signed-in admin and the CSRF token', async () => {
     const anonymous = await fetch(`${testApp.baseUrl}/admin/api/inference/transcription/test`, { method: 'POST' });

@@ -54,7 +54,8 @@ export async function killServer(server: ServerProcess): Promise<void> {
 
 /** Starts the service on `dataDir` with `env` on top of a local-user test setup; resolves once it answers. */
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freeLoopbackPort();
+  // A test may choose the port (to restart a service where its PUBLIC_URL points).
+  const port = env.PORT ? Number(env.PORT) : await freeLoopbackPort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: projectRoot,
     env: {

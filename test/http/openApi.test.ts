@@ -28,6 +28,8 @@ const specOperations = [
 ];
 /** The operational probes the specification mentions under GET /api/health: tag `operations`. */
 const probeOperations = ['GET /actuator/health', 'GET /actuator/health/readiness', 'GET /actuator/prometheus'];
+/** The transcription provider's callback (callback mode): not the mobile client's, signed instead of authenticated. */
+const callbackOperations = ['POST /api/callbacks/transcription'];
 
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -127,12 +129,12 @@ describe('coverage of the specification', () => {
   });
 
   test('every documented operation is one of the specification\'s endpoints or a probe; nothing else leaks in', () => {
-    const known = new Set([...specOperations, ...probeOperations]);
+    const known = new Set([...specOperations, ...probeOperations, ...callbackOperations]);
     for (const { key, path } of operations()) {
       expect(known, key).toContain(key);
       expect(path).not.toMatch(/^\/(docs|admin)(\/|$)/);
     }
-    expect(operations()).toHaveLength(specOperations.length + probeOperations.length);
+    expect(operations()).toHaveLength(specOperations.length + probeOperations.length + callbackOperations.length);
   });
 
   test('path parameters use the {id} form and are declared as path parameters', () => {
@@ -224,9 +226,9 @@ describe('security and common headers', () => {
     expect(schemes.localUser).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Local-User-Id' });
   });
 
-  test('/api operations need an identity (and the API key when the server has one); the probes need none', () => {
+  test('/api operations need an identity (and the API key when the server has one); the probes and the provider\'s signed callback need none', () => {
     for (const { key, path, operation } of operations()) {
-      if (path.startsWith('/api/') && path !== '/api/health') {
+      if (path.startsWith('/api/') && path !== '/api/health' && !callbackOperations.includes(key)) {
         expect(operation.security, key).toEqual(expect.arrayContaining([{ bearerAuth: [], apiKey: [] }, { localUser: [], apiKey: [] }, { bearerAuth: [] }, { localUser: [] }]));
         for (const requirement of operation.security!) expect(Object.keys(requirement).length, key).toBeGreaterThan(0);
       } else if (key !== 'GET /actuator/prometheus') {
@@ -240,7 +242,8 @@ describe('security and common headers', () => {
     for (const { key, method, operation } of operations()) {
       const headers = (operation.parameters ?? []).map((parameter) => deref(parameter)).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
       expect(headers, key).toContain('X-Request-Id');
-      if (['post', 'patch', 'delete'].includes(method) && key.startsWith(`${method.toUpperCase()} /api/`)) expect(headers, key).toContain('Idempotency-Key');
+      // The provider's callback is deduplicated by its webhook-id instead.
+      if (['post', 'patch', 'delete'].includes(method) && key.startsWith(`${method.toUpperCase()} /api/`) && !callbackOperations.includes(key)) expect(headers, key).toContain('Idempotency-Key');
       for (const [status, raw] of Object.entries(operation.responses)) {
         expect(Object.keys((deref(raw).headers ?? {}) as Json), `${key} ${status}`).toContain('X-Request-Id');
       }

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { sampleCallScript, type ScriptLine } from '../faults/scriptedWhisper.js';
+import { sampleCallScript } from '../faults/scriptedWhisper.js';
+import { openAiVerboseJson } from './callbackProvider.js';
 import { uploadSample, waitForOutcome } from '../faults/faultSetup.js';
 import { asUser, newDataDir, stageOutcomes, startServer } from '../helpers/serverProcess.js';
 
@@ -15,20 +16,6 @@ import { asUser, newDataDir, stageOutcomes, startServer } from '../helpers/serve
 
 const shared = resolve(import.meta.dirname, '../../../shared');
 const apiKey = 'site-transcription-key-0123456789';
-
-/** OpenAI's verbose_json for a script: whole words at the top level, a segment per line. */
-function openAiVerboseJson(lines: readonly ScriptLine[]) {
-  const words = lines.flatMap((line) => {
-    const parts = line.text.split(' ');
-    const step = (line.endSeconds - line.startSeconds) / parts.length;
-    return parts.map((word, index) => ({ word, start: line.startSeconds + index * step, end: line.startSeconds + (index + 1) * step }));
-  });
-  return {
-    task: 'transcribe', language: 'english', duration: 30, text: lines.map((line) => line.text).join(' '),
-    segments: lines.map((line, id) => ({ id, start: line.startSeconds, end: line.endSeconds, text: ` ${line.text}` })),
-    words,
-  };
-}
 
 interface SeenRequest {
   path: string;

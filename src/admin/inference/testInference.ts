@@ -1,8 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Config } from '../../config/configSchema.js';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { modelDisplayName, resolveModelPath } from '../../infrastructure/models/resolveModelPath.js';
 import { requestChatCompletion } from '../../pipeline/analysis/llm/chatCompletion.js';
+import { LlmRuntime } from '../../pipeline/analysis/llm/LlmRuntime.js';
 import type { StageContext } from '../../pipeline/StageContext.js';
 import { StageFailure } from '../../pipeline/StageFailure.js';
 import { transcribeWith, transcriptionSettingsFromConfig, type TranscriptionConfig } from '../../pipeline/transcription/transcriptionOptionsFromConfig.js';
@@ -41,32 +44,54 @@ export async function testTranscription(config: TranscriptionConfig): Promise<In
   }
 }
 
+/** The one short question of the language model test, asked as analyses ask theirs: under a JSON schema. */
+const readinessQuestion = {
+  systemPrompt: 'You check that a service can reach you. Answer with JSON only.',
+  userPrompt: 'Say that you are ready: {"ready": true}.',
+  schema: { type: 'object', properties: { ready: { type: 'boolean' } }, required: ['ready'], additionalProperties: false },
+  maxOutputTokens: 32,
+};
+
 /**
- * The site's chat server (`LLM_PROVIDER=openai`) asked one short question under a tiny JSON
- * schema, as analyses ask theirs. The local model runs on the worker threads with the calls; it
- * is not loaded a second time here: its file is checked on the Models page.
+ * The language model asked one short question under a tiny JSON schema: the site's chat server
+ * (`LLM_PROVIDER=openai`), or the local GGUF model, loaded for the test in this process and
+ * freed after it (the calls' copies live on the worker threads).
  */
-export async function testLanguageModel(config: Pick<Config, 'LLM_PROVIDER' | 'LLM_TIMEOUT_SECONDS'> & Partial<Pick<Config, 'LLM_URL' | 'LLM_MODEL_NAME' | 'LLM_API_KEY'>>): Promise<InferenceTestResult> {
+export async function testLanguageModel(
+  config: Pick<Config, 'LLM_PROVIDER' | 'LLM_TIMEOUT_SECONDS' | 'LLM_MODEL' | 'GPU'> & Partial<Pick<Config, 'LLM_URL' | 'LLM_MODEL_NAME' | 'LLM_API_KEY'>>,
+): Promise<InferenceTestResult> {
   const started = Date.now();
-  if (config.LLM_PROVIDER !== 'openai' || !config.LLM_URL || !config.LLM_MODEL_NAME) {
-    return { provider: config.LLM_PROVIDER, host: null, seconds: 0, ok: false, problem: 'The language model runs on this box (LLM_PROVIDER=local): its file is checked on the Models page, and calls show whether it answers.' };
-  }
+  if (config.LLM_PROVIDER !== 'openai' || !config.LLM_URL || !config.LLM_MODEL_NAME) return testLocalLanguageModel(config, started);
   const host = new URL(config.LLM_URL).host;
   try {
     const generation = await requestChatCompletion(
       { url: config.LLM_URL, modelName: config.LLM_MODEL_NAME, timeoutMs: Math.min(testTimeoutMs, config.LLM_TIMEOUT_SECONDS * 1000), ...(config.LLM_API_KEY ? { apiKey: config.LLM_API_KEY } : {}) },
-      {
-        systemPrompt: 'You check that a service can reach you. Answer with JSON only.',
-        userPrompt: 'Say that you are ready: {"ready": true}.',
-        schema: { type: 'object', properties: { ready: { type: 'boolean' } }, required: ['ready'], additionalProperties: false },
-        maxOutputTokens: 32,
-      },
+      readinessQuestion,
       AbortSignal.timeout(testTimeoutMs),
     );
     if (generation.kind === 'too_long') return { provider: 'openai', host, seconds: secondsSince(started), ok: false, problem: 'The server says even a short prompt does not fit its context' };
     return { provider: 'openai', host, seconds: secondsSince(started), ok: true, answer: `${generation.text.trim().slice(0, 200)} (${generation.promptTokens} prompt and ${generation.answerTokens} answer tokens)` };
   } catch (error) {
     return { provider: 'openai', host, seconds: secondsSince(started), ok: false, problem: problemOf(error) };
+  }
+}
+
+async function testLocalLanguageModel(config: Pick<Config, 'LLM_MODEL' | 'GPU'>, started: number): Promise<InferenceTestResult> {
+  const modelPath = resolveModelPath(config.LLM_MODEL);
+  const result = { provider: 'local', host: null };
+  if (!existsSync(modelPath)) {
+    return { ...result, seconds: 0, ok: false, problem: `The language model is not installed (LLM_MODEL, now ${modelDisplayName(modelPath)}): download or import it on the Models page; without it the built-in analyser runs.` };
+  }
+  let runtime: LlmRuntime | undefined;
+  try {
+    runtime = await LlmRuntime.load({ modelPath, gpu: config.GPU === 'off' ? false : 'auto' });
+    const generation = await runtime.generate({ ...readinessQuestion, contextSize: 512, threads: 1 });
+    if (generation.kind === 'too_long') return { ...result, seconds: secondsSince(started), ok: false, problem: 'Even a short prompt does not fit the model\'s context' };
+    return { ...result, seconds: secondsSince(started), ok: true, answer: `${generation.text.trim().slice(0, 200)} (${basename(modelPath)}, ${generation.promptTokens} prompt and ${generation.answerTokens} answer tokens)` };
+  } catch (error) {
+    return { ...result, seconds: secondsSince(started), ok: false, problem: problemOf(error) };
+  } finally {
+    await runtime?.dispose();
   }
 }
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas/commonSchemas.js';
 import { recordAdminAction } from '../audit/recordAdminAction.js';
 import { SettingsRejected } from '../settings/AdminSettings.js';
-import { ApiKeySchema, SettingsPatchSchema, SettingsSchema } from '../schemas/adminSchemas.js';
+import { ApiKeySchema, SettingsPatchSchema, SettingsSchema, WebhookSecretSchema } from '../schemas/adminSchemas.js';
 
 /** The settings the admin page may change, and the `/api` key generated here. */
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -16,7 +16,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       : createdAt !== undefined
         ? { configured: true, source: 'stored' as const, createdAt: toIsoTimestamp(createdAt) }
         : { configured: false, source: 'none' as const };
-    return { settings: services.admin.settings.describe(), apiKey };
+    const webhookSource = services.transcriptionWebhookSecret.source();
+    return { settings: services.admin.settings.describe(), apiKey, transcriptionWebhookSecret: { configured: webhookSource !== 'none', source: webhookSource } };
   };
   const refuseWhenEnvironmentKey = () => {
     if (services.config.API_KEY) throw new ApiError('validation_failed', 'The API key is set by the environment (API_KEY); change it there');
@@ -55,6 +56,19 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     const apiKey = services.storedApiKey.rotate(services.clock());
     recordAdminAction(services, request, { actor: 'admin', action: 'api_key_rotate', target: 'api_key', detail: { replaced } });
     return { apiKey };
+  });
+
+  app.post('/transcription-webhook-secret', {
+    schema: {
+      summary: 'Generate a new secret for the transcription provider\'s callbacks; the old one stops working at once',
+      response: { 200: WebhookSecretSchema, ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => {
+    if (services.config.TRANSCRIPTION_WEBHOOK_SECRET) throw new ApiError('validation_failed', 'The webhook secret is set by the environment (TRANSCRIPTION_WEBHOOK_SECRET); change it there and restart');
+    const replaced = services.transcriptionWebhookSecret.source() === 'stored';
+    const secret = services.transcriptionWebhookSecret.rotate(services.clock());
+    recordAdminAction(services, request, { actor: 'admin', action: 'transcription_webhook_secret_rotate', target: 'transcription_webhook_secret', detail: { replaced } });
+    return { secret };
   });
 
   app.delete('/api-key', {

@@ -62,6 +62,10 @@ export const SettingsSchema = Type.Object({
     source: Type.Enum(['env', 'stored', 'none']),
     createdAt: Type.Optional(Timestamp),
   }),
+  transcriptionWebhookSecret: Type.Object({
+    configured: Type.Boolean(),
+    source: Type.Enum(['env', 'stored', 'none'], { description: 'Where the secret the provider\'s callbacks are signed with comes from' }),
+  }),
 });
 
 export const SettingsPatchSchema = Type.Object({
@@ -71,6 +75,8 @@ export const SettingsPatchSchema = Type.Object({
 }, { additionalProperties: false });
 
 export const ApiKeySchema = Type.Object({ apiKey: Type.String({ description: 'Shown this once; only its hash is kept' }) });
+
+export const WebhookSecretSchema = Type.Object({ secret: Type.String({ description: 'The new `whsec_` secret, shown this once: give it to the transcription provider' }) });
 
 export const AuditQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),

@@ -149,6 +149,17 @@ function renderSettings(data) {
   for (const setting of settings) lists[groupOf(setting.key)].append(renderSetting(setting));
   byId('group-other').hidden = lists.other.childElementCount === 0;
   renderApiKey(data.apiKey ?? { configured: false, source: 'none' });
+  renderWebhookSecret(data.transcriptionWebhookSecret ?? { configured: false, source: 'none' });
+}
+
+/** The callback secret's state; generating is refused while the environment sets it. */
+function renderWebhookSecret(secret) {
+  byId('webhook-secret-source').replaceChildren(sourceBadge(secret.source === 'none' ? 'default' : secret.source));
+  byId('webhook-secret-state').textContent = secret.source === 'env'
+    ? 'Set by the environment (TRANSCRIPTION_WEBHOOK_SECRET): change it there.'
+    : secret.configured ? 'A secret is in force; generating a new one replaces it.' : 'No secret yet: callbacks are refused until one is generated.';
+  byId('webhook-secret-generate').disabled = secret.source === 'env';
+  byId('webhook-secret-generate').textContent = secret.configured ? 'Rotate callback secret' : 'Generate callback secret';
 }
 
 /** The changed values, converted to what the API stores; problems for inputs that do not parse. */
@@ -351,6 +362,19 @@ byId('audit-refresh').addEventListener('click', () => void loadAudit());
 async function refreshSettings() {
   renderSettings(await api('GET', '/settings'));
 }
+
+byId('webhook-secret-generate').addEventListener('click', async () => {
+  const message = byId('webhook-secret-message');
+  try {
+    const { secret } = await api('POST', '/transcription-webhook-secret');
+    byId('webhook-secret-value').value = secret;
+    byId('webhook-secret-new').hidden = false;
+    showMessage(message, 'A new callback secret is in force; the old one no longer verifies.', 'success');
+    renderWebhookSecret({ configured: true, source: 'stored' });
+  } catch (error) {
+    if (error.status !== 401) showMessage(message, errorText(error), 'error');
+  }
+});
 
 /** The "Test" buttons: one second of audio, or one short prompt, to the providers as saved. */
 for (const [button, path, region] of [

@@ -9,7 +9,8 @@ import { callObjectKeys } from '../../infrastructure/storage/ObjectStore.js';
  * Start-up repair after a crash or a partial failure: drops unfinished temp writes (cut uploads),
  * finishes deletions that removed files but not rows, removes call folders that no row refers to
  * (the "orphaned objects" a failed deletion or a crash during an upload may leave) and, inside the
- * others, every file no row names (killed runs' work folders). Runs before the processing engine
+ * others, every file no row names (killed runs' work folders; but an unfinished call's `pending/`,
+ * what it keeps while it waits for a transcription callback). Runs before the processing engine
  * starts, so no run of this process is writing there. Logs counts only.
  */
 export async function recoverStorage(services: Pick<Services, 'store' | 'calls' | 'database'>, log: FastifyBaseLogger): Promise<void> {
@@ -28,6 +29,8 @@ export async function recoverStorage(services: Pick<Services, 'store' | 'calls' 
   if (callFolders.length > 0) {
     const referenced = referencedObjectKeys(database);
     const known = new Set(database.db.all<{ id: string }>(sql`SELECT id FROM calls`).map((row) => row.id));
+    // What a call waiting for (or resuming after) a transcription callback keeps in `pending/`.
+    const unfinished = new Set(database.db.all<{ id: string }>(sql`SELECT id FROM calls WHERE status IN ('QUEUED', 'TRANSCRIBING', 'ANALYZING')`).map((row) => row.id));
     for (const folder of callFolders) {
       const prefix = callObjectKeys.prefix(folder);
       if (!known.has(folder)) {
@@ -39,6 +42,7 @@ export async function recoverStorage(services: Pick<Services, 'store' | 'calls' 
       // written just before the crash whose rows were never committed).
       for (const entry of await readdir(store.pathOf(prefix)).catch(() => [] as string[])) {
         if (referenced.has(`${prefix}/${entry}`)) continue;
+        if (entry === 'pending' && unfinished.has(folder)) continue;
         await store.remove(`${prefix}/${entry}`);
         strayEntries += 1;
       }

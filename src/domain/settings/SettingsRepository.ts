@@ -11,6 +11,11 @@ export class SettingsRepository {
   }
 
 
+  /** Stores `value` under `key`, replacing what was there. */
+  set(key: string, value: string, now: number): void {
+    this.db.insert(settings).values({ key, value, updatedAt: now }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } }).run();
+  }
+
   /** A random secret generated on first use and kept in the database (base64url, 32 bytes). */
   secret(key: string, now: number): Buffer {
     const existing = this.get(key);

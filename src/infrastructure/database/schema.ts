@@ -53,6 +53,11 @@ export const calls = sqliteTable('calls', {
   workerLease: text('worker_lease'),
   /** Runs started for this call (a crash mid-run counts; reprocess starts again from 0). */
   processingAttempts: integer('processing_attempts').notNull().default(0),
+  /**
+   * Set while the call waits for the transcription provider's callback (TRANSCRIPTION_PROVIDER
+   * =callback), to when the job was submitted: no engine holds the call meanwhile (no lease, no slot).
+   */
+  awaitingCallbackSince: integer('awaiting_callback_since'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (table) => [
@@ -194,3 +199,25 @@ export const adminAudit = sqliteTable('admin_audit', {
   detail: text('detail'),
   clientIp: text('client_ip'),
 }, (table) => [index('admin_audit_at_idx').on(table.at)]);
+
+/**
+ * Transcription jobs submitted to a provider that answers later (`TRANSCRIPTION_PROVIDER=callback`).
+ * The id is what the provider sends back: random and unguessable, one per submission. Only the
+ * call's current job is `waiting`; one that was answered, failed, or given up is not.
+ */
+export const transcriptionJobs = sqliteTable('transcription_jobs', {
+  jobId: text('job_id').primaryKey(),
+  callId: text('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  state: text('state', { enum: ['waiting', 'received', 'failed', 'abandoned'] }).notNull(),
+  submittedAt: integer('submitted_at').notNull(),
+  endedAt: integer('ended_at'),
+  /** The call's errorReason when the provider reported a failure (kept for a run that ends after the callback came). */
+  errorReason: text('error_reason'),
+}, (table) => [index('transcription_jobs_call_idx').on(table.callId)]);
+
+/** `webhook-id`s of accepted provider callbacks, so that a replay changes nothing. */
+export const webhookReceipts = sqliteTable('webhook_receipts', {
+  webhookId: text('webhook_id').primaryKey(),
+  jobId: text('job_id').notNull(),
+  receivedAt: integer('received_at').notNull(),
+});

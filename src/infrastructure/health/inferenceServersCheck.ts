@@ -21,7 +21,7 @@ export function inferenceServersCheck(config: InferenceConfig, options: Inferenc
   // The providers are chosen at start-up; a server's URL may change while the service runs (the
   // admin page's settings), so it is read at every probe.
   const servers = [
-    ...(config.TRANSCRIPTION_PROVIDER === 'openai' ? [{ name: 'transcription', setting: 'TRANSCRIPTION_URL', url: () => config.TRANSCRIPTION_URL }] : []),
+    ...(config.TRANSCRIPTION_PROVIDER !== 'local' ? [{ name: 'transcription', setting: 'TRANSCRIPTION_URL', url: () => config.TRANSCRIPTION_URL }] : []),
     ...(config.LLM_PROVIDER === 'openai' ? [{ name: 'languageModel', setting: 'LLM_URL', url: () => config.LLM_URL }] : []),
   ];
   if (servers.length === 0) return undefined;

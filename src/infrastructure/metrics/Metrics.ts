@@ -19,6 +19,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly transcriptionCallbacks = new Counter({
+    name: 'callscope_transcription_callbacks_total',
+    help: 'Transcription provider callbacks by outcome (accepted, duplicate, or why they were refused)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly authFailures = new Counter({
     name: 'callscope_auth_failures_total',
     help: 'Requests refused with auth_invalid',

@@ -52,16 +52,8 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
   const api = transcriptionApiOf(options.url);
   const host = new URL(options.url).host;
   const language = options.language ?? 'auto';
-  const modelName = options.modelName ?? (api === 'openai' ? 'whisper-1' : undefined);
-  const fields: [string, string][] = [
-    ['response_format', 'verbose_json'],
-    ...(modelName ? [['model', modelName] as [string, string]] : []),
-    ...(language !== 'auto' || api === 'whisper.cpp' ? [['language', language] as [string, string]] : []),
-    ...(api === 'openai'
-      ? [['timestamp_granularities[]', 'word'], ['timestamp_granularities[]', 'segment']] as [string, string][]
-      // whisper.cpp: token times on (its words are tokens), deterministic first pass.
-      : [['temperature', '0'], ['token_timestamps', 'true']] as [string, string][]),
-  ];
+  const modelName = modelNameOf(options);
+  const fields = transcriptionRequestFields(options);
 
   const started = Date.now();
   const expectedMs = Math.max(5000, (input.durationSeconds / assumedSpeed) * 1000);
@@ -107,4 +99,29 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
 function detailOf(answer: HttpAnswer, apiKey: string | undefined): string {
   const message = serverMessageOf(answer, [apiKey]);
   return message ? `: ${message}` : '';
+}
+
+/**
+ * The form fields of a transcription request (the file aside), by the server's protocol:
+ * OpenAI's (`model`, `timestamp_granularities[]`, `language` unless auto) or whisper.cpp's
+ * (`temperature`, `token_timestamps`, `language` always: its default is `en`).
+ */
+export function transcriptionRequestFields(options: Pick<HttpTranscriptionOptions, 'url' | 'language' | 'modelName'>): [string, string][] {
+  const api = transcriptionApiOf(options.url);
+  const language = options.language ?? 'auto';
+  const modelName = modelNameOf(options);
+  return [
+    ['response_format', 'verbose_json'],
+    ...(modelName ? [['model', modelName] as [string, string]] : []),
+    ...(language !== 'auto' || api === 'whisper.cpp' ? [['language', language] as [string, string]] : []),
+    ...(api === 'openai'
+      ? [['timestamp_granularities[]', 'word'], ['timestamp_granularities[]', 'segment']] as [string, string][]
+      // whisper.cpp: token times on (its words are tokens), deterministic first pass.
+      : [['temperature', '0'], ['token_timestamps', 'true']] as [string, string][]),
+  ];
+}
+
+/** `model` as sent: the configured name, `whisper-1` to an OpenAI-compatible server, none to whisper.cpp's. */
+export function modelNameOf(options: Pick<HttpTranscriptionOptions, 'url' | 'modelName'>): string | undefined {
+  return options.modelName ?? (transcriptionApiOf(options.url) === 'openai' ? 'whisper-1' : undefined);
 }

@@ -27,29 +27,38 @@ export function transcriptionOptionsFromConfig(
 /** Who transcribes (`TRANSCRIPTION_PROVIDER`), with that provider's options. */
 export type TranscriptionSettings =
   | { provider: 'local'; local: TranscriptionOptions }
-  | { provider: 'openai'; http: HttpTranscriptionOptions };
+  | { provider: 'openai'; http: HttpTranscriptionOptions }
+  /** The provider answers later with a callback to `callbackUrl` (the pipeline's callback transcription submits and resumes). */
+  | { provider: 'callback'; http: HttpTranscriptionOptions; callbackUrl: string };
 
 export type TranscriptionConfig = Parameters<typeof transcriptionOptionsFromConfig>[0]
   & Pick<Config, 'TRANSCRIPTION_PROVIDER' | 'TRANSCRIPTION_TIMEOUT_SECONDS'>
-  & Partial<Pick<Config, 'TRANSCRIPTION_URL' | 'TRANSCRIPTION_API_KEY' | 'TRANSCRIPTION_MODEL_NAME'>>;
+  & Partial<Pick<Config, 'TRANSCRIPTION_URL' | 'TRANSCRIPTION_API_KEY' | 'TRANSCRIPTION_MODEL_NAME' | 'PUBLIC_URL'>>;
 
 export function transcriptionSettingsFromConfig(config: TranscriptionConfig): TranscriptionSettings {
   if (config.TRANSCRIPTION_PROVIDER === 'local') return { provider: 'local', local: transcriptionOptionsFromConfig(config) };
-  // loadConfig refuses openai without a URL.
-  return {
-    provider: 'openai',
-    http: {
-      url: config.TRANSCRIPTION_URL!,
-      language: config.WHISPER_LANGUAGE,
-      timeoutMs: config.TRANSCRIPTION_TIMEOUT_SECONDS * 1000,
-      ...(config.TRANSCRIPTION_API_KEY ? { apiKey: config.TRANSCRIPTION_API_KEY } : {}),
-      ...(config.TRANSCRIPTION_MODEL_NAME ? { modelName: config.TRANSCRIPTION_MODEL_NAME } : {}),
-    },
+  // loadConfig refuses openai and callback without a URL, and callback without PUBLIC_URL.
+  const http: HttpTranscriptionOptions = {
+    url: config.TRANSCRIPTION_URL!,
+    language: config.WHISPER_LANGUAGE,
+    timeoutMs: config.TRANSCRIPTION_TIMEOUT_SECONDS * 1000,
+    ...(config.TRANSCRIPTION_API_KEY ? { apiKey: config.TRANSCRIPTION_API_KEY } : {}),
+    ...(config.TRANSCRIPTION_MODEL_NAME ? { modelName: config.TRANSCRIPTION_MODEL_NAME } : {}),
   };
+  return config.TRANSCRIPTION_PROVIDER === 'callback' ? { provider: 'callback', http, callbackUrl: callbackUrlOf(config.PUBLIC_URL!) } : { provider: 'openai', http };
 }
 
-/** Runs the transcription stage with the configured provider; `workDir` holds any working files. */
+/** Where the provider sends its callback: `PUBLIC_URL` + `/api/callbacks/transcription`. */
+export function callbackUrlOf(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/api/callbacks/transcription`;
+}
+
+/**
+ * Runs the transcription stage with the configured provider; `workDir` holds any working files.
+ * Callback mode is not a stage function: the pipeline's callback transcription submits and resumes.
+ */
 export function transcribeWith(settings: TranscriptionSettings, input: TranscriptionInput, workDir: string, context: StageContext): Promise<Transcription> {
+  if (settings.provider === 'callback') return Promise.reject(new Error('callback transcription runs through the pipeline\'s CallbackTranscription'));
   return settings.provider === 'local'
     ? transcribeAudio(input, { ...settings.local, tempDir: workDir }, context)
     : transcribeOverHttp(input, settings.http, context);

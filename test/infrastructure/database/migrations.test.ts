@@ -14,6 +14,7 @@ const committedMigrations: Record<string, string> = {
   '0001_processing_queue.sql': 'de4006bbf7dbfa44dc6e8d0fa2ad6ed87bfde397dfd0bf7477ed2a2745e42181',
   '0002_voice_profiles.sql': '6a9937482703194751af9e93f2a23e746283f41a874cf3f3c641aadf327143da',
   '0003_admin.sql': 'e5e56b7c93552a204d200f92b31b635a79a8453f4402a8dac379183369e87209',
+  '0004_transcription_callbacks.sql': '0bc109ffc7d7072a34a93c950d848a863655752f621615f053f856f5f64c0858',
 };
 
 test('committed migrations are unchanged and every migration file is pinned', () => {
