@@ -1,16 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigError, hasIdentitySource, loadConfig } from '../../src/config/loadConfig.js';
+import { problemsOf } from './configProblems.js';
 
-/** The problems `loadConfig` reports for `env`, or a failure when it accepts it. */
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected the configuration to be refused');
-}
 
 describe('loadConfig', () => {
   test('an empty environment gives the documented defaults', () => {

@@ -1,20 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/loadConfig.js';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { problemsOf } from './configProblems.js';
 import { slotsNeededByCalls } from '../../src/infrastructure/models/missingModels.js';
 import { transcriptionSettingsFromConfig } from '../../src/pipeline/transcription/transcriptionOptionsFromConfig.js';
 
 const openAiUrl = 'http://asr.internal:8000/v1/audio/transcriptions';
 
-/** The problems `loadConfig` reports for `env`, or a failure when it accepts it. */
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected the configuration to be refused');
-}
 
 const problemsAbout = (name: string, env: Record<string, string>) => problemsOf(env).filter((problem) => problem.startsWith(name));
 
