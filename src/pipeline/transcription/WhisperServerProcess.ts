@@ -164,6 +164,12 @@ export class WhisperServerProcess {
     this.exceededMemory = false;
     const child = spawn(this.settings.binaryPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
+    // A binary that cannot be started (removed, not executable) emits 'error', never 'exit'.
+    let spawnError: NodeJS.ErrnoException | undefined;
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      spawnError = error;
+      if (this.child === child) this.child = undefined;
+    });
     // Never outlive the service, however it ends (a SIGKILLed service's process group or cgroup takes it too).
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
@@ -181,6 +187,7 @@ export class WhisperServerProcess {
     const baseUrl = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + startTimeoutMs;
     for (;;) {
+      if (spawnError) throw new WhisperServerFailure(`whisper-server could not be started (${spawnError.code ?? spawnError.message}); run \`npm run build:native\``, []);
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new WhisperServerFailure(`whisper-server exited while starting (${child.exitCode ?? child.signalCode})`, this.recentLines, this.exceededMemory);
       }

@@ -126,4 +126,12 @@ createServer((request, response) => {
       .rejects.toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/more than 300 MB of memory .* the model is probably damaged/) });
     await expect.poll(() => server.isRunning, { timeout: 5000 }).toBe(false);
   }, 60_000);
+
+  test('a whisper-server binary that cannot be started fails the call with an internal error saying so (the service keeps running)', async () => {
+    const server = new WhisperServerProcess({ binaryPath: join(folder, 'no-such-whisper-server'), modelPath: stubWhisperModel, threads: 1, useGpu: false });
+    servers.push(server);
+    await expect(transcribeAudio(input, { ...options(server), vadModelPath: undefined, tempDir: folder }, createTestStageContext()))
+      .rejects.toThrow(/whisper-server could not be started \(ENOENT\)/);
+    expect(server.isRunning).toBe(false);
+  }, 30_000);
 });
