@@ -211,9 +211,10 @@ export class ProcessingQueue {
       WHERE id = ? AND audio_object_key = ? AND status IN ('COMPLETED', 'FAILED')`).run(callId, audioKey).changes === 1;
   }
 
-  /** How many calls wait or run (for readiness and the poll hint). */
-  depth(): { queued: number; inFlight: number } {
+  /** How many calls wait or run (for readiness and the poll hint); `awaitingCallback` of the in-flight ones wait for a transcription callback, in no engine. */
+  depth(): { queued: number; inFlight: number; awaitingCallback: number } {
     return this.sqlite.prepare(`SELECT coalesce(sum(status = 'QUEUED'), 0) AS queued,
-      coalesce(sum(status IN ('TRANSCRIBING', 'ANALYZING')), 0) AS inFlight FROM calls WHERE deleting_since IS NULL`).get() as { queued: number; inFlight: number };
+      coalesce(sum(status IN ('TRANSCRIBING', 'ANALYZING')), 0) AS inFlight,
+      coalesce(sum(awaiting_callback_since IS NOT NULL), 0) AS awaitingCallback FROM calls WHERE deleting_since IS NULL`).get() as { queued: number; inFlight: number; awaitingCallback: number };
   }
 }

@@ -51,6 +51,7 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
       status: engine.isRunning && !pool.isClosed ? 'UP' : 'DOWN',
       detail: {
         concurrency: engine.concurrency, threads: pool.threadCount, queuedCalls: depth.queued, callsInFlight: depth.inFlight, tasksWaiting: pool.queueSize,
+        ...(services.config.TRANSCRIPTION_PROVIDER === 'callback' ? { callsAwaitingCallback: depth.awaitingCallback } : {}),
         ...(whisperServer ? { whisperServer: whisperServer.isRunning ? 'running' : 'not started', whisperServerStarts: whisperServer.starts } : {}),
         // Queued calls do not start while a model they need is missing: say which, and how to get it.
         ...(waiting.length > 0 ? { waitingForModels: waiting.map(({ configKey, label, expectedAt, howToInstall }) => ({ configKey, label, expectedAt, howToInstall })) } : {}),
