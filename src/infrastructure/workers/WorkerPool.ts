@@ -6,8 +6,12 @@ import type { WorkerRequest, WorkerResponse } from './stageWorker.js';
 import { workerAckChannel, workerControlChannel, type DisposedMessage } from './workerControl.js';
 import type { WorkerTaskName, WorkerTasks } from './workerTasks.js';
 
-/** How long `close()` waits for threads to confirm they freed their resources, ms. */
-const disposeTimeoutMs = 5000;
+/**
+ * How long `close()` waits for threads to confirm they freed their resources, ms: a thread
+ * starved of CPU on a busy 2-core box (whisper.cpp at work beside it) took over 5 s to answer
+ * once; a stop waits at most this long for one that never does.
+ */
+const disposeTimeoutMs = 15_000;
 
 /**
  * CPU-heavy stage work on worker threads (Piscina), so the event loop keeps serving the API.

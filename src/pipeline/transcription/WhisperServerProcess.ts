@@ -85,6 +85,11 @@ export class WhisperServerProcess {
     return run;
   }
 
+  /** Whether a call is being sent to the server now (its request is in flight). */
+  get isBusy(): boolean {
+    return this.listener !== undefined;
+  }
+
   /** Whether a server process is running now. */
   get isRunning(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;

@@ -82,8 +82,7 @@ describe('WhisperServerProcess', () => {
     const running = transcribeAudio(input, { ...options(server), tempDir: folder }, createTestStageContext(controller.signal));
     const outcome = running.then(() => 'finished', (error: unknown) => error);
     // Abandoned while the server works on it (after its start, with the request sent).
-    await expect.poll(() => server.isRunning, { timeout: 30_000 }).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => server.isBusy, { timeout: 30_000, interval: 5 }).toBe(true);
     controller.abort(new Error('given up'));
     expect(await outcome).toEqual(new Error('given up'));
     await expect.poll(() => server.isRunning, { timeout: 5000 }).toBe(false);
