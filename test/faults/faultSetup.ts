@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { expect } from 'vitest';
 import type { CallStatus } from '../../src/domain/calls/callTypes.js';
 import { waitFor } from '../helpers/processingHarness.js';
@@ -87,7 +87,7 @@ export async function waitForOutcome(server: ServerProcess, user: string, callId
  * a moment before the folder is gone: that moment is waited out (bounded), not counted.
  */
 export async function expectNoOrphans(dataDir: string): Promise<void> {
-  await waitFor('the last run to remove its work folder', () => storedFiles(dataDir).every((file) => !file.includes('/work/')), 10_000).catch(() => undefined);
+  await waitFor('the last run to remove its work folder', () => storedFiles(dataDir).every((file) => !file.split(sep).includes('work')), 10_000).catch(() => undefined);
   expect(storedFiles(dataDir)).toEqual(filesNamedByRows(dataDir));
   expect(query<{ n: number }>(dataDir, "SELECT COUNT(*) AS n FROM processing_events WHERE outcome = 'RUNNING'")[0]?.n).toBe(0);
 }
