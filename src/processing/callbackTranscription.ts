@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { renameSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { postMultipart, serverMessageOf, transportFailure } from '../infrastructure/inference/inferenceRequests.js';
 import { callObjectKeys, type ObjectStore } from '../infrastructure/storage/ObjectStore.js';
@@ -9,8 +8,7 @@ import type { Diarization, Transcription } from '../pipeline/speechTypes.js';
 import type { StageContext } from '../pipeline/StageContext.js';
 import { StageFailure } from '../pipeline/StageFailure.js';
 import { modelNameOf, transcriptionRequestFields, type HttpTranscriptionOptions } from '../pipeline/transcription/transcribeOverHttp.js';
-import { parseVerboseJson, whisperJsonFromVerbose } from '../pipeline/transcription/verboseJson.js';
-import { wordsFromWhisperJson } from '../pipeline/transcription/wordsFromWhisperJson.js';
+import { wordsFromVerboseJson } from '../pipeline/transcription/verboseJson.js';
 import { TranscriptionJobs } from './TranscriptionJobs.js';
 
 /**
@@ -71,7 +69,7 @@ export class CallbackTranscription {
     await copyFile(cleaned.monoPath, join(folder, 'cleaned.wav'));
     if (cleaned.stereoPath) await copyFile(cleaned.stereoPath, join(folder, 'stereo.wav'));
     const { monoPath: _mono, stereoPath: _stereo, ...cleanedFacts } = cleaned;
-    await writeAtomically(join(folder, 'speech.json'), JSON.stringify({ cleaned: { ...cleanedFacts, stereo: cleaned.stereoPath !== undefined }, diarization }));
+    await this.store.writeJson(`${pendingKey(callId)}/speech.json`, { cleaned: { ...cleanedFacts, stereo: cleaned.stereoPath !== undefined }, diarization });
 
     const jobId = TranscriptionJobs.newJobId();
     // Before the request: a fast provider may call back before it has answered it.
@@ -108,9 +106,9 @@ export class CallbackTranscription {
    * drops it. Returns the staged file.
    */
   async stageTranscript(callId: string, verboseJson: string): Promise<string> {
-    const folder = this.store.pathOf(pendingKey(callId));
-    await mkdir(folder, { recursive: true });
-    const staged = join(folder, `${transcriptionFile}.${randomUUID()}.staged`);
+    await mkdir(this.store.pathOf(pendingKey(callId)), { recursive: true });
+    // In the store's temp folder (same filesystem; cleared at start-up), one file per callback.
+    const staged = this.store.newTempPath('.json');
     await writeFile(staged, verboseJson);
     return staged;
   }
@@ -132,10 +130,11 @@ export class CallbackTranscription {
     const speech = JSON.parse(await readFile(join(folder, 'speech.json'), 'utf8')) as { cleaned: Omit<CleanedAudio, 'monoPath' | 'stereoPath'> & { stereo: boolean }; diarization: Diarization };
     const { stereo, ...facts } = speech.cleaned;
     const cleaned: CleanedAudio = { ...facts, monoPath: join(folder, 'cleaned.wav'), ...(stereo ? { stereoPath: join(folder, 'stereo.wav') } : {}) };
-    const json = whisperJsonFromVerbose(parseVerboseJson(verbose));
     const settings = this.settings();
-    const language = json.result?.language ?? (settings.language && settings.language !== 'auto' ? settings.language : 'en');
-    const words = wordsFromWhisperJson(json, { durationSeconds: cleaned.durationSeconds, language });
+    const read = wordsFromVerboseJson(verbose, { durationSeconds: cleaned.durationSeconds, configuredLanguage: settings.language });
+    // The callback route accepted only verbose_json; one that names no language (with WHISPER_LANGUAGE=auto) is taken as English, whisper's default.
+    const language = read.language ?? 'en';
+    const { words } = read;
     // The model as the submission named it (the openai provider records the same).
     return { cleaned, diarization: speech.diarization, transcription: { language, words, provider: 'callback', model: modelNameOf(settings) ?? 'whisper.cpp-server' } };
   }
@@ -144,11 +143,4 @@ export class CallbackTranscription {
   async forget(callId: string): Promise<void> {
     await this.store.remove(pendingKey(callId));
   }
-}
-
-/** Writes through a temporary file of its own and a rename, so a reader never sees half a file (and two writers never share one). */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const partial = `${path}.${randomUUID()}.partial`;
-  await writeFile(partial, text);
-  await rename(partial, path);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, hasIdentitySource, loadConfig } from '../../src/config/loadConfig.js';
+import { hasIdentitySource, loadConfig } from '../../src/config/loadConfig.js';
 import { problemsOf } from './configProblems.js';
 
 

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/configSchema.js';
+import { probeHttp } from './probeHttp.js';
 import type { CheckResult, ReadinessCheck } from './readinessChecks.js';
 
 export interface InferenceServersCheckOptions {
@@ -31,7 +32,7 @@ export function inferenceServersCheck(config: InferenceConfig, options: Inferenc
 
   const probeAll = async (): Promise<CheckResult> => {
     // loadConfig refuses these providers without a URL.
-    const probes = await Promise.all(servers.map(async ({ url, ...server }) => ({ ...server, url: url()!, ...(await probe(url()!, timeoutMs)) })));
+    const probes = await Promise.all(servers.map(async ({ url, ...server }) => ({ ...server, url: url()!, ...(await probeHttp(url()!, { timeoutMs })) })));
     const detail = Object.fromEntries(probes.map((server) => [server.name, server.answering
       ? { host: new URL(server.url).host, status: 'answering', answerMs: server.answerMs }
       : { host: new URL(server.url).host, status: 'not answering', problem: `${server.setting} (${new URL(server.url).host}): ${server.problem}` }]));
@@ -42,17 +43,4 @@ export function inferenceServersCheck(config: InferenceConfig, options: Inferenc
     if (!cached || now - cached.at > cacheMs) cached = { at: now, result: probeAll() };
     return cached.result;
   };
-}
-
-async function probe(url: string, timeoutMs: number): Promise<{ answering: true; answerMs: number } | { answering: false; problem: string }> {
-  const started = Date.now();
-  try {
-    const response = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await response.body?.cancel();
-    return { answering: true, answerMs: Date.now() - started };
-  } catch (error) {
-    if ((error as Error).name === 'TimeoutError') return { answering: false, problem: `no answer within ${timeoutMs} ms` };
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    return { answering: false, problem: `cannot be reached (${typeof cause?.code === 'string' ? cause.code : (error as Error).message})` };
-  }
 }

@@ -158,8 +158,14 @@ export function serverMessageOf(answer: HttpAnswer, secrets: readonly (string | 
   } catch {
     message = answer.contentType.includes('html') ? '' : (answer.body.split('\n')[0] ?? '');
   }
-  for (const secret of secrets) if (secret) message = message.split(secret).join('***');
-  return message.trim().slice(0, 200);
+  return shortMessage(message, secrets);
+}
+
+/** A server's (or provider's) own words for a failure reason: `secrets` masked, at most 200 characters. */
+export function shortMessage(message: string, secrets: readonly (string | undefined)[] = []): string {
+  let masked = message;
+  for (const secret of secrets) if (secret) masked = masked.split(secret).join('***');
+  return masked.trim().slice(0, 200);
 }
 
 /**

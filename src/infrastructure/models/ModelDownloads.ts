@@ -1,4 +1,5 @@
 import type { Config } from '../../config/configSchema.js';
+import { probeHttp } from '../health/probeHttp.js';
 import { defaultFetchSlots, downloadUrlOf, fetchModels, type ModelFetchResult } from './fetchModels.js';
 import { recommendedEntry } from './inspectSlot.js';
 import type { ModelManifest, ModelSlot } from './manifestSchema.js';
@@ -102,7 +103,7 @@ export class ModelDownloads {
 
     const firstUrl = entries.find((entry) => entry.url !== null)?.url;
     const probeUrl = firstUrl ? downloadUrlOf(firstUrl, this.config.MODELS_MIRROR_URL) : undefined;
-    if (probeUrl && !(await reachable(probeUrl))) {
+    if (probeUrl && !(await probeHttp(probeUrl, { method: 'HEAD', timeoutMs: probeTimeoutMs })).answering) {
       this.finish({ state: 'offline', unreachable: new URL(probeUrl).host });
       return this.snapshot();
     }
@@ -142,17 +143,6 @@ export class ModelDownloads {
     const snapshot = this.snapshot();
     this.options.onChange?.(snapshot);
     for (const listener of this.listeners) listener(snapshot);
-  }
-}
-
-/** Whether the host answers at all (any HTTP status counts): DNS failures and refusals answer at once, dropped packets after the timeout. */
-async function reachable(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(probeTimeoutMs) });
-    await response.body?.cancel();
-    return true;
-  } catch {
-    return false;
   }
 }
 

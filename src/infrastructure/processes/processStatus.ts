@@ -28,3 +28,27 @@ export async function childProcessIds(pid: number): Promise<number[]> {
   const lists = await Promise.all(tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')));
   return lists.flatMap((list) => list.split(' ').filter(Boolean).map(Number));
 }
+
+/**
+ * Reads `pid`'s resident memory every `intervalMs` (one read at a time: a slow /proc read must
+ * not pile up checks) and calls `onExceeded` once it passes `maxBytes`. Returns the stop
+ * function. A whisper.cpp fed a damaged model can allocate without bound; left alone it takes
+ * the box's memory until the kernel's OOM killer picks a victim.
+ */
+export function watchResidentMemory(pid: number, maxBytes: number, onExceeded: () => void, intervalMs = 250): () => void {
+  let checking = false;
+  let exceeded = false;
+  const timer = setInterval(() => {
+    if (checking || exceeded) return;
+    checking = true;
+    void processStatus(pid).then((status) => {
+      checking = false;
+      if (status?.residentKilobytes !== undefined && status.residentKilobytes * 1024 > maxBytes) {
+        exceeded = true;
+        onExceeded();
+      }
+    });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -5,7 +5,7 @@ import { postMultipart, type HttpAnswer } from '../../infrastructure/inference/i
 import { modelFileVersion } from '../../infrastructure/models/modelLoadFailures.js';
 import { sameFileVersion, type FileVersion } from '../../infrastructure/models/ModelDigestCache.js';
 import { packageRoot } from '../../infrastructure/packageRoot.js';
-import { processStatus } from '../../infrastructure/processes/processStatus.js';
+import { watchResidentMemory } from '../../infrastructure/processes/processStatus.js';
 import type { StageContext } from '../StageContext.js';
 import { antiHallucinationArguments } from './whisperCliArguments.js';
 import { freeLoopbackPort } from '../../infrastructure/processes/freeLoopbackPort.js';
@@ -71,7 +71,7 @@ export class WhisperServerProcess {
   private listener: ((line: string) => void) | undefined;
   private recentLines: string[] = [];
   private exceededMemory = false;
-  private memoryWatch: NodeJS.Timeout | undefined;
+  private stopMemoryWatch: (() => void) | undefined;
   private stopped = false;
   /** Starts since this object was made (the first start included). */
   starts = 0;
@@ -186,7 +186,7 @@ export class WhisperServerProcess {
     });
     this.watchMemory(child, this.settings.maxResidentBytes ?? 2 * (files.model?.sizeBytes ?? 0) + 2 * 1024 ** 3);
     child.once('exit', () => {
-      clearInterval(this.memoryWatch);
+      this.stopMemoryWatch?.();
       if (this.child === child) this.child = undefined;
     });
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -209,21 +209,11 @@ export class WhisperServerProcess {
   }
 
   private watchMemory(child: ChildProcess, maxResidentBytes: number): void {
-    clearInterval(this.memoryWatch);
-    if (!Number.isFinite(maxResidentBytes) || child.pid === undefined) return;
-    let checking = false;
-    this.memoryWatch = setInterval(() => {
-      if (checking) return;
-      checking = true;
-      void processStatus(child.pid!).then((status) => {
-        checking = false;
-        if (status?.residentKilobytes !== undefined && status.residentKilobytes * 1024 > maxResidentBytes) {
-          this.exceededMemory = true;
-          child.kill('SIGKILL');
-        }
-      });
+    this.stopMemoryWatch?.();
+    this.stopMemoryWatch = child.pid === undefined || !Number.isFinite(maxResidentBytes) ? undefined : watchResidentMemory(child.pid, maxResidentBytes, () => {
+      this.exceededMemory = true;
+      child.kill('SIGKILL');
     }, memoryCheckIntervalMs);
-    this.memoryWatch.unref();
   }
 
   private async kill(signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { processStatus } from '../../infrastructure/processes/processStatus.js';
+import { watchResidentMemory } from '../../infrastructure/processes/processStatus.js';
 import type { StageContext } from '../StageContext.js';
 
 export interface WhisperCliOutcome {
@@ -52,19 +52,10 @@ export async function runWhisperCli(
   const kill = () => child.kill('SIGKILL');
   signal.addEventListener('abort', kill, { once: true });
   let exceededMemory = false;
-  let checking = false;
-  const memoryWatch = Number.isFinite(maxResidentBytes) && child.pid !== undefined
-    ? setInterval(() => {
-      // One read at a time: a slow /proc read must not pile up checks.
-      if (checking) return;
-      checking = true;
-      void processStatus(child.pid!).then((status) => {
-        checking = false;
-        if (status?.residentKilobytes !== undefined && status.residentKilobytes * 1024 > maxResidentBytes) {
-          exceededMemory = true;
-          kill();
-        }
-      });
+  const stopMemoryWatch = Number.isFinite(maxResidentBytes) && child.pid !== undefined
+    ? watchResidentMemory(child.pid, maxResidentBytes, () => {
+      exceededMemory = true;
+      kill();
     }, memoryCheckIntervalMs)
     : undefined;
 
@@ -100,7 +91,7 @@ export async function runWhisperCli(
     if ('error' in ended) throw new Error(`whisper-cli could not be started (${(ended.error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
     return { exitCode: ended.code, signal: ended.signal, exceededMemory, diagnosticLines };
   } finally {
-    clearInterval(memoryWatch);
+    stopMemoryWatch?.();
     signal.removeEventListener('abort', kill);
   }
 }

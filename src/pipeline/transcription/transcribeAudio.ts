@@ -13,7 +13,7 @@ import { transcriptionFailures } from './transcriptionFailures.js';
 import { VadTimeMap } from './VadTimeMap.js';
 import { whisperCliArguments } from './whisperCliArguments.js';
 import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
-import { parseVerboseJson, VerboseJsonError, whisperJsonFromVerbose } from './verboseJson.js';
+import { VerboseJsonError, wordsFromVerboseJson } from './verboseJson.js';
 import { WhisperServerFailure, type WhisperServerProcess } from './WhisperServerProcess.js';
 import { serverMessageOf } from '../../infrastructure/inference/inferenceRequests.js';
 
@@ -161,16 +161,15 @@ async function transcribeOnServer(
     if (/read (the )?audio|audio file|WAV/i.test(message)) throw transcriptionFailures.unreadableAudio();
     throw new Error(`whisper-server answered HTTP ${answer.status}`);
   }
-  let json;
+  let read;
   try {
-    json = whisperJsonFromVerbose(parseVerboseJson(answer.body));
+    read = wordsFromVerboseJson(answer.body, { durationSeconds: input.durationSeconds, configuredLanguage: options.language, vadTimeMap: VadTimeMap.fromWhisperLog(diagnosticLines) });
   } catch (error) {
     if (error instanceof VerboseJsonError) throw new Error(`whisper-server answered with something else than a transcription: ${error.message}`);
     throw error;
   }
-  const detected = json.result?.language ?? (options.language !== 'auto' ? options.language : undefined);
+  const { language: detected, words } = read;
   if (detected === undefined) throw new Error('whisper-server reported no language');
-  const words = wordsFromWhisperJson(json, { durationSeconds: input.durationSeconds, vadTimeMap: VadTimeMap.fromWhisperLog(diagnosticLines), language: detected });
   context.reportProgress(1);
   return { language: detected, words, provider: 'whisper.cpp', model: basename(options.modelPath) };
 }

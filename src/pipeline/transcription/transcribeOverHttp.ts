@@ -3,8 +3,7 @@ import { StageFailure } from '../StageFailure.js';
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
 import type { TranscriptionInput } from './transcribeAudio.js';
-import { parseVerboseJson, VerboseJsonError, whisperJsonFromVerbose } from './verboseJson.js';
-import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
+import { VerboseJsonError, wordsFromVerboseJson } from './verboseJson.js';
 
 /** The site's own transcription server (`TRANSCRIPTION_PROVIDER=openai`). */
 export interface HttpTranscriptionOptions {
@@ -49,7 +48,6 @@ const assumedSpeed = 10;
  */
 export async function transcribeOverHttp(input: TranscriptionInput, options: HttpTranscriptionOptions, context: StageContext): Promise<Transcription> {
   context.signal.throwIfAborted();
-  const api = transcriptionApiOf(options.url);
   const host = new URL(options.url).host;
   const language = options.language ?? 'auto';
   const modelName = modelNameOf(options);
@@ -80,16 +78,15 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
   if (answer.status < 200 || answer.status >= 300) {
     throw new StageFailure('transient', `The transcription server at ${host} failed (HTTP ${answer.status}${detailOf(answer, options.apiKey)}); the call can be reprocessed`);
   }
-  let json;
+  let read;
   try {
-    json = whisperJsonFromVerbose(parseVerboseJson(answer.body));
+    read = wordsFromVerboseJson(answer.body, { durationSeconds: input.durationSeconds, configuredLanguage: language });
   } catch (error) {
     if (error instanceof VerboseJsonError) throw new Error(`The transcription server at ${host} answered with something else than a transcription: ${error.message}`);
     throw error;
   }
-  const detected = json.result?.language ?? (language !== 'auto' ? language : undefined);
+  const { language: detected, words } = read;
   if (detected === undefined) throw new Error(`The transcription server at ${host} reported no language`);
-  const words = wordsFromWhisperJson(json, { durationSeconds: input.durationSeconds, language: detected });
   context.reportProgress(1);
   // Provenance for the transcript (served to the app): the provider setting and the model, never the server's address.
   return { language: detected, words, provider: 'openai', model: modelName ?? 'whisper.cpp-server' };

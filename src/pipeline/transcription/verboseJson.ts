@@ -1,6 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import type { TranscribedWord } from '../speechTypes.js';
 import type { WhisperJson, WhisperJsonToken } from './parseWhisperJson.js';
+import type { VadTimeMap } from './VadTimeMap.js';
+import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
 
 const Word = Type.Object({
   word: Type.String(),
@@ -136,4 +139,25 @@ export function languageCodeOf(language: string | undefined): string | undefined
   if (!language) return undefined;
   const lower = language.trim().toLowerCase();
   return languageCodes[lower] ?? (knownCodes.has(lower) ? lower : undefined);
+}
+
+/**
+ * A verbose_json answer body → its language and words, by the rules whisper-cli's output goes
+ * through. The language is the one the answer names, else the configured one (`auto` gives
+ * none: the caller decides what that means). Throws {@link VerboseJsonError} for a body that is
+ * not a transcription.
+ */
+export function wordsFromVerboseJson(
+  body: string,
+  options: { durationSeconds: number; configuredLanguage: string | undefined; vadTimeMap?: VadTimeMap | undefined },
+): { language: string | undefined; words: TranscribedWord[] } {
+  const json = whisperJsonFromVerbose(parseVerboseJson(body));
+  const configured = options.configuredLanguage;
+  const language = json.result?.language ?? (configured && configured !== 'auto' ? configured : undefined);
+  const words = wordsFromWhisperJson(json, {
+    durationSeconds: options.durationSeconds,
+    ...(language !== undefined ? { language } : {}),
+    ...(options.vadTimeMap ? { vadTimeMap: options.vadTimeMap } : {}),
+  });
+  return { language, words };
 }

@@ -1,6 +1,6 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { downloadUrlOf } from '../../../src/infrastructure/models/fetchModels.js';
 import { installedModelManifest } from '../../../src/infrastructure/models/loadModelManifest.js';
 import { defaultLockPath } from '../../../src/infrastructure/models/manifestLock.js';
@@ -8,7 +8,7 @@ import {
   downloadTotals, ModelDownloads, type ModelDownloadItem, type ModelDownloadSnapshot,
 } from '../../../src/infrastructure/models/ModelDownloads.js';
 import { closedLoopbackUrl, useMirrorAndModelFolder } from './modelMirror.js';
-import { modelFolder, sharedFiles } from './modelFixtures.js';
+import { sharedFiles } from './modelFixtures.js';
 
 // ModelDownloads has no lockPath option: keep the lock file it writes out of the repository.
 vi.mock('../../../src/infrastructure/models/manifestLock.js', async (importOriginal) =>

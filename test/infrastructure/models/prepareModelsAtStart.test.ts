@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Config } from '../../../src/config/configSchema.js';
 import { defaultFetchSlots } from '../../../src/infrastructure/models/fetchModels.js';
 import { installedModelManifest } from '../../../src/infrastructure/models/loadModelManifest.js';
@@ -11,7 +11,7 @@ import { defaultLockPath } from '../../../src/infrastructure/models/manifestLock
 import { ModelDownloads } from '../../../src/infrastructure/models/ModelDownloads.js';
 import { prepareModelsAtStart, slotsToFetch } from '../../../src/infrastructure/models/prepareModelsAtStart.js';
 import { closedLoopbackUrl, useMirrorAndModelFolder } from './modelMirror.js';
-import { modelFolder, sharedFiles, type ModelConfig } from './modelFixtures.js';
+import { sharedFiles, type ModelConfig } from './modelFixtures.js';
 
 // ModelDownloads has no lockPath option: keep the lock file it writes out of the repository.
 vi.mock('../../../src/infrastructure/models/manifestLock.js', async (importOriginal) =>

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../createServices.js';
-import { serverMessageOf } from '../../../infrastructure/inference/inferenceRequests.js';
+import { shortMessage } from '../../../infrastructure/inference/inferenceRequests.js';
 import { verifyWebhook } from '../../../infrastructure/inference/standardWebhooks.js';
 import { parseVerboseJson, VerboseJsonError } from '../../../pipeline/transcription/verboseJson.js';
 import { ProcessingQueue } from '../../../processing/ProcessingQueue.js';
@@ -148,8 +148,8 @@ function parsePayload(rawBody: Buffer): CallbackPayload {
   }
   if (typeof error === 'object' && error !== null) {
     // The provider's own words, shortened as other servers' messages are.
-    const message = serverMessageOf({ status: 500, contentType: 'application/json', body: JSON.stringify({ error }) }) || 'no reason given';
-    return { kind: 'error', jobId, message };
+    const { message } = error as { message?: unknown };
+    return { kind: 'error', jobId, message: (typeof message === 'string' ? shortMessage(message) : '') || 'no reason given' };
   }
   throw invalid('body', 'must hold either `transcription` or `error`');
 }
