@@ -9,6 +9,7 @@ import { watchResidentMemory } from '../../infrastructure/processes/processStatu
 import type { StageContext } from '../StageContext.js';
 import { antiHallucinationArguments } from './whisperCliArguments.js';
 import { freeLoopbackPort } from '../../infrastructure/processes/freeLoopbackPort.js';
+import { probeHttp } from '../../infrastructure/health/probeHttp.js';
 
 /** Where `npm run build:native` (scripts/buildWhisper.mjs) puts whisper-server. */
 export const defaultWhisperServerPath = join(packageRoot, 'native', 'bin', 'whisper-server');
@@ -45,6 +46,8 @@ export class WhisperServerFailure extends Error {
 const diagnosticLine = /^error:|failed|vad_segment_info:/;
 /** `whisper_print_progress_callback: progress =  40%` (with `-pp`). */
 const progressLine = /progress =\s*(\d+)%/;
+/** Longest wait for a running server's `/health` before a call, ms (it answers in under one while idle). */
+const healthTimeoutMs = 2000;
 /** Longest wait for a started server to answer `/health` (it loads the model first), ms. */
 const startTimeoutMs = 120_000;
 /** How often the server's resident memory is read, ms. */
@@ -145,7 +148,9 @@ export class WhisperServerProcess {
       vad: this.settings.vadModelPath === undefined ? undefined : await modelFileVersion(this.settings.vadModelPath),
     };
     const same = (a: FileVersion | undefined, b: FileVersion | undefined) => (a === undefined ? b === undefined : b !== undefined && sameFileVersion(a, b));
-    if (this.isRunning && this.loaded && same(files.model, this.loaded.model) && same(files.vad, this.loaded.vad)) return;
+    // Health-checked before each call: a server that runs but no longer answers (hung) is replaced.
+    const current = this.isRunning && this.loaded && same(files.model, this.loaded.model) && same(files.vad, this.loaded.vad);
+    if (current && (await probeHttp(`${this.baseUrl}/health`, { timeoutMs: healthTimeoutMs })).answering) return;
     if (this.isRunning) await this.kill('SIGTERM');
     this.starting ??= this.start(files).finally(() => { this.starting = undefined; });
     await this.starting;

@@ -50,6 +50,11 @@ export function parseVerboseJson(body: string): VerboseJson {
   } catch {
     throw new VerboseJsonError('the answer is not JSON');
   }
+  return checkedVerboseJson(parsed);
+}
+
+/** Checks a value already parsed (a callback's `transcription`). */
+export function checkedVerboseJson(parsed: unknown): VerboseJson {
   if (!Value.Check(VerboseJsonSchema, parsed)) {
     const first = [...Value.Errors(VerboseJsonSchema, parsed)][0];
     throw new VerboseJsonError(`the answer is not a verbose_json transcription (${first ? `${first.instancePath || '(root)'}: ${first.message}` : 'unknown'})`);

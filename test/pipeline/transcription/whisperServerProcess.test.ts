@@ -133,4 +133,27 @@ createServer((request, response) => {
       .rejects.toThrow(/whisper-server could not be started \(ENOENT\)/);
     expect(server.isRunning).toBe(false);
   }, 30_000);
+
+  test('a server that runs but no longer answers its health check (hung) is replaced before the next call', async () => {
+    // A stand-in: answers /inference once, then hangs on everything, /health included.
+    const standIn = join(folder, 'hanging-whisper-server.mjs');
+    writeFileSync(standIn, `#!/usr/bin/env node
+import { createServer } from 'node:http';
+const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
+let served = 0;
+createServer((request, response) => {
+  if (served > 0) return;
+  if (request.url === '/health') return response.end('{"status":"ok"}');
+  request.resume();
+  request.on('end', () => { served += 1; response.end(JSON.stringify({ language: 'english', segments: [] })); });
+}).listen(port, '127.0.0.1');
+`);
+    chmodSync(standIn, 0o755);
+    const server = new WhisperServerProcess({ binaryPath: standIn, modelPath: stubWhisperModel, threads: 1, useGpu: false });
+    servers.push(server);
+    const call = () => transcribeAudio(input, { ...options(server), vadModelPath: undefined, tempDir: folder }, createTestStageContext());
+    expect((await call()).language).toBe('en');
+    expect((await call()).language).toBe('en');
+    expect(server.starts).toBe(2);
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../../createServices.js';
 import { shortMessage } from '../../../infrastructure/inference/inferenceRequests.js';
 import { verifyWebhook } from '../../../infrastructure/inference/standardWebhooks.js';
-import { parseVerboseJson, VerboseJsonError } from '../../../pipeline/transcription/verboseJson.js';
+import { checkedVerboseJson, VerboseJsonError } from '../../../pipeline/transcription/verboseJson.js';
 import { ProcessingQueue } from '../../../processing/ProcessingQueue.js';
 import { ApiError } from '../../errors.js';
 import { errorResponses } from '../../schemas/commonSchemas.js';
@@ -138,13 +138,12 @@ function parsePayload(rawBody: Buffer): CallbackPayload {
   const { job_id: jobId, transcription, error } = body as { job_id?: unknown; transcription?: unknown; error?: unknown };
   if (typeof jobId !== 'string' || jobId.length === 0 || jobId.length > 200) throw invalid('body/job_id', 'must be the job id sent with the audio');
   if (transcription !== undefined) {
-    const text = JSON.stringify(transcription);
     try {
-      parseVerboseJson(text);
+      checkedVerboseJson(transcription);
     } catch (caught) {
       throw invalid('body/transcription', caught instanceof VerboseJsonError ? caught.message : 'is not a verbose_json transcription');
     }
-    return { kind: 'transcription', jobId, transcription: text };
+    return { kind: 'transcription', jobId, transcription: JSON.stringify(transcription) };
   }
   if (typeof error === 'object' && error !== null) {
     // The provider's own words, shortened as other servers' messages are.
