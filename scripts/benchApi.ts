@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { createServices } from '../src/createServices.js';
+import { CallRepository } from '../src/domain/calls/CallRepository.js';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -31,7 +32,7 @@ const apiKey = 'bench-api-key-0123456789';
 const port = 18000 + Math.floor(Math.random() * 1000);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'callscope-bench-'));
-const statusIds = seedDatabase();
+const statusIds = await seedDatabase();
 const server = spawn(process.execPath, ['dist/server.js'], {
   env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey, RATE_LIMIT_PER_MINUTE: '0' },
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -88,23 +89,24 @@ async function measure(headers: Record<string, string>, ids: string[]) {
 }
 
 /** Inserts the calls directly through the repository layer (all COMPLETED); returns 20 ids to poll. */
-function seedDatabase(): string[] {
-  const services = createServices(loadConfig({ DATA_DIR: dataDir, LOCAL_AUTH: 'true' }), { processMetrics: false });
-  const user = services.users.findOrCreate({ externalUserId: 'local:bench-user' }, Date.now());
+async function seedDatabase(): Promise<string[]> {
+  const services = await createServices(loadConfig({ DATA_DIR: dataDir, LOCAL_AUTH: 'true' }), { processMetrics: false });
+  const user = await services.users.findOrCreate({ externalUserId: 'local:bench-user' }, Date.now());
   const ids: string[] = [];
   const start = Date.now() - callCount * 60_000;
-  services.database.sqlite.transaction(() => {
+  await services.database.sql.transaction(async (tx) => {
+    const calls = new CallRepository(tx);
     for (let index = 0; index < callCount; index += 1) {
       const id = randomUUID();
-      services.calls.insert({
+      await calls.insert({
         id, userId: user.id, title: `Call ${index}`, contactName: `Contact ${index % 300}`, direction: index % 2 ? 'INCOMING' : 'OUTGOING',
         status: 'COMPLETED', durationSeconds: 60 + (index % 600), audioFormat: 'm4a', audioSizeBytes: 1_000_000,
         audioObjectKey: null, createdAt: start + index * 60_000, updatedAt: start + index * 60_000,
       });
       if (index >= callCount - 20) ids.push(id);
     }
-  })();
-  services.close();
+  });
+  await services.close();
   return ids;
 }
 

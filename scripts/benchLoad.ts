@@ -19,6 +19,7 @@
  * BENCH_DRAIN_SECONDS (default 60), plus any Callscope setting (models, threads, concurrency).
  * A model slot whose configured file is missing falls back to ../shared/models, as bench:pipeline does.
  */
+import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -56,7 +57,7 @@ const recordings = [
 const dataDir = mkdtempSync(join(tmpdir(), 'callscope-bench-load-'));
 const models = modelsWithSharedFallback();
 const config = loadConfig({ ...process.env, ...models, DATA_DIR: dataDir, LOCAL_AUTH: 'true', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-const services = createServices(config, { processMetrics: false });
+const services = await createServices(config, { processMetrics: false });
 const app = await buildApp({ services });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
@@ -198,34 +199,34 @@ const loadEndMs = Date.now();
 
 // ---------------------------------------------------------------------------------------------
 // Drain: wait for the queue to empty (up to drainSeconds).
-const unfinished = () => (services.database.sqlite.prepare(`SELECT count(*) AS n FROM calls WHERE status NOT IN ('COMPLETED','FAILED')`).get() as { n: number }).n;
-const atLoadEnd = unfinished();
+const database = services.database.sql;
+const unfinished = async () => (await database.get<{ n: number }>(sql`SELECT count(*) AS n FROM calls WHERE status NOT IN ('COMPLETED','FAILED')`))?.n ?? 0;
+const atLoadEnd = await unfinished();
 const drainStarted = performance.now();
-while (unfinished() > 0 && performance.now() - drainStarted < drainSeconds * 1000) await sleep(500);
+while ((await unfinished()) > 0 && performance.now() - drainStarted < drainSeconds * 1000) await sleep(500);
 const drainWallSeconds = (performance.now() - drainStarted) / 1000;
 const drainEndMs = Date.now();
 clearInterval(memorySampler);
 
 // ---------------------------------------------------------------------------------------------
 // Results.
-const sqlite = services.database.sqlite;
-const byStatus = sqlite.prepare(`SELECT status, count(*) AS n FROM calls GROUP BY status`).all() as { status: string; n: number }[];
+const byStatus = await database.all<{ status: string; n: number }>(sql`SELECT status, count(*) AS n FROM calls GROUP BY status`);
 const callsInDb = byStatus.reduce((sum, row) => sum + row.n, 0);
-const completedBetween = (from: number, to: number) => sqlite.prepare(
-  `SELECT count(*) AS n, coalesce(sum(duration_seconds), 0) AS seconds FROM calls WHERE status = 'COMPLETED' AND updated_at BETWEEN ? AND ?`,
-).get(from, to) as { n: number; seconds: number };
-const duringLoad = completedBetween(startedAtMs, loadEndMs);
-const overall = completedBetween(startedAtMs, drainEndMs);
+const completedBetween = async (from: number, to: number) => (await database.get<{ n: number; seconds: number }>(
+  sql`SELECT count(*) AS n, coalesce(sum(duration_seconds), 0) AS seconds FROM calls WHERE status = 'COMPLETED' AND updated_at BETWEEN ${from} AND ${to}`,
+))!;
+const duringLoad = await completedBetween(startedAtMs, loadEndMs);
+const overall = await completedBetween(startedAtMs, drainEndMs);
 const distinctKeys = new Set(accepted.map((upload) => upload.key)).size;
 const distinctCallIds = new Set(accepted.map((upload) => upload.callId)).size;
 // Every call in the database must belong to exactly one accepted Idempotency-Key.
 const duplicateCalls = Math.max(0, callsInDb - distinctKeys) + (distinctKeys - distinctCallIds) + duplicateMismatches.length;
-const failures = sqlite.prepare(`SELECT error_reason AS reason, count(*) AS n FROM calls WHERE status = 'FAILED' GROUP BY error_reason`).all() as { reason: string | null; n: number }[];
+const failures = await database.all<{ reason: string | null; n: number }>(sql`SELECT error_reason AS reason, count(*) AS n FROM calls WHERE status = 'FAILED' GROUP BY error_reason`);
 
 await processing.stop(0);
 app.server.closeAllConnections();
 await app.close();
-services.close();
+await services.close();
 rmSync(dataDir, { recursive: true, force: true });
 
 const rows = [...stats.entries()].map(([endpoint, entry]) => {

@@ -51,11 +51,11 @@ try {
   await run(resolveFfmpegBinaries().ffmpegPath, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', conversation.path, '-t', String(audioSeconds), '-c:a', 'aac', '-b:a', '64k', m4a]);
 
   const models = modelsWithSharedFallback();
-  const services = createServices(loadConfig({ ...process.env, ...models, DATA_DIR: join(work, 'data'), LOCAL_AUTH: 'true', WORKER_CONCURRENCY: '1' }), { processMetrics: false });
-  const user = services.users.findOrCreate({ externalUserId: 'local:bench', name: 'Diane' }, Date.now());
+  const services = await createServices(loadConfig({ ...process.env, ...models, DATA_DIR: join(work, 'data'), LOCAL_AUTH: 'true', WORKER_CONCURRENCY: '1' }), { processMetrics: false });
+  const user = await services.users.findOrCreate({ externalUserId: 'local:bench', name: 'Diane' }, Date.now());
   const upload = join(work, 'upload.part');
   await copyFile(m4a, upload);
-  const accepted = await acceptUpload({ ...services, sqlite: services.database.sqlite }, {
+  const accepted = await acceptUpload({ ...services, database: services.database.sql }, {
     userId: user.id, tempPath: upload, sizeBytes: (await readFile(m4a)).length, format: 'm4a', fileName: 'call.m4a',
     metadata: { contactName: 'Sheila', direction: 'OUTGOING', recordedAt: new Date().toISOString() },
   });
@@ -67,15 +67,15 @@ try {
   const processing = await startProcessing(services, pino({ level: 'warn' }));
   let status = 'QUEUED';
   while (status !== 'COMPLETED' && status !== 'FAILED') {
-    const call = services.calls.findOwned(user.id, callId)!;
+    const call = (await services.calls.findOwned(user.id, callId))!;
     status = call.status;
     const stage = call.stage ?? '(between stages)';
     peakMegabytesByStage.set(stage, Math.max(peakMegabytesByStage.get(stage) ?? 0, await residentMegabytes()));
     await sleep(50);
   }
   const wallSeconds = (performance.now() - started) / 1000;
-  const call = services.calls.findOwned(user.id, callId)!;
-  const events = processing.engine.events.forCall(callId);
+  const call = (await services.calls.findOwned(user.id, callId))!;
+  const events = await processing.engine.events.forCall(callId);
   await processing.stop(0);
 
   console.log(`\nbench:pipeline — ${audioSeconds} s of audio (${conversation.turns.length} turns), Node ${process.version}, ${(await readFile('/proc/cpuinfo', 'utf8')).match(/^processor/gm)?.length ?? '?'} cores`);
@@ -90,7 +90,7 @@ try {
   console.log(`models: ${Object.entries(models).map(([slot, path]) => `${slot}=${basename(path)}`).join(', ')}`);
   console.log(`whole run: ${round(wallSeconds)} s wall clock, real-time factor ${round(wallSeconds / audioSeconds, 4)} (${round(audioSeconds / wallSeconds)}x real time), peak ${round(Math.max(...peakMegabytesByStage.values()))} MB`);
   console.log(`call ended ${call.status}${call.errorReason ? `: ${call.errorReason}` : ''}`);
-  services.close();
+  await services.close();
   await benchAnalysisOnScript(conversation.turns);
   await benchTranscriptionFixedCost(conversation.path, models, work);
 } finally {

@@ -17,7 +17,7 @@ export const openApiFile = resolve(import.meta.dirname, '../docs/openapi.json');
 export async function generateOpenApiJson(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callscope-openapi-'));
   try {
-    const services = createServices(loadConfig({ DATA_DIR: dataDir }), { processMetrics: false });
+    const services = await createServices(loadConfig({ DATA_DIR: dataDir }), { processMetrics: false });
     try {
       const app = await buildApp({ services, logger: false });
       try {
@@ -27,7 +27,7 @@ export async function generateOpenApiJson(): Promise<string> {
         await app.close();
       }
     } finally {
-      services.close();
+      await services.close();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

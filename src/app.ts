@@ -19,6 +19,11 @@ export interface AppOptions {
   services: Services;
   /** pino logger settings; defaults to the service's redacting configuration. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * `full` (a `serve` node): the API, the callbacks, the admin page and the probes; `health`
+   * (a `worker` node): only the probes and the metrics. Defaults to `full`.
+   */
+  surface?: 'full' | 'health';
 }
 
 /** Maintenance that runs while the app is up: expired idempotency keys, idle rate buckets. */
@@ -73,6 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the routes: @fastify/swagger documents the routes registered after it.
   await registerOpenApi(app);
   await app.register(healthRoutes, { services });
+  if (options.surface === 'health') return app;
   // Before /api's routes, and outside their user authentication: verified by its own signature.
   await app.register(transcriptionCallbackRoute, { services, prefix: '/api/callbacks' });
   await app.register(apiRoutes, { services, prefix: '/api' });
@@ -80,8 +86,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const housekeeping = setInterval(() => {
     const now = services.clock();
-    services.idempotency.purgeExpired(now);
     services.rateLimiter.sweep(now);
+    services.idempotency.purgeExpired(now).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired idempotency keys'));
   }, housekeepingIntervalMs);
   housekeeping.unref();
   app.addHook('onClose', async () => clearInterval(housekeeping));

@@ -20,7 +20,7 @@ import { systemClock, type Clock } from './infrastructure/clock.js';
 import { EmbeddingCipher } from './infrastructure/crypto/EmbeddingCipher.js';
 import { openDatabase, type DatabaseHandle } from './infrastructure/database/openDatabase.js';
 import { inferenceServersCheck } from './infrastructure/health/inferenceServersCheck.js';
-import { databaseCheck, diskSpaceCheck, modelsCheck, type ReadinessCheck } from './infrastructure/health/readinessChecks.js';
+import { databaseCheck, diskSpaceCheck, modelsCheck, storageCheck, type ReadinessCheck } from './infrastructure/health/readinessChecks.js';
 import { Metrics } from './infrastructure/metrics/Metrics.js';
 import { installedModelManifest } from './infrastructure/models/loadModelManifest.js';
 import { ModelDownloads } from './infrastructure/models/ModelDownloads.js';
@@ -64,7 +64,7 @@ export interface Services {
   admin: AdminServices;
   /** The API key generated on the admin page; the `/api` guard uses it when `API_KEY` is unset. */
   storedApiKey: StoredApiKey;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -74,19 +74,20 @@ export interface ServiceOptions {
   processMetrics?: boolean;
 }
 
-export function createServices(loadedConfig: Config, options: ServiceOptions = {}): Services {
+export async function createServices(loadedConfig: Config, options: ServiceOptions = {}): Promise<Services> {
   // A copy: settings saved on the admin page change it while the service runs, never the caller's object.
   const config: Config = { ...loadedConfig };
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(config.DATA_DIR);
-  const settings = new SettingsRepository(database.db);
+  const database = await openDatabase(config);
+  const settings = new SettingsRepository(database.sql);
   // Before anything reads `config`: stored settings apply where no env variable is set.
-  const { admin, storedApiKey } = createAdminServices(database.db, config, environmentKeysOf(loadedConfig), clock);
+  const { admin, storedApiKey } = await createAdminServices(database.sql, config, environmentKeysOf(loadedConfig), clock);
   const { OIDC_ISSUER, OIDC_AUDIENCE } = config;
   const queueSignal = new QueueSignal();
   const inferenceServers = inferenceServersCheck(config);
   const store = new ObjectStore(config.DATA_DIR);
-  const transcriptionJobs = new TranscriptionJobs(database.db);
+  const transcriptionJobs = new TranscriptionJobs(database.sql);
+  const cursorKey = await settings.secret('cursor_signing_key', clock());
   const webhookSecret = new TranscriptionWebhookSecret(settings, config);
   return {
     config,
@@ -100,16 +101,16 @@ export function createServices(loadedConfig: Config, options: ServiceOptions = {
       const settings = transcriptionSettingsFromConfig(config);
       if (settings.provider !== 'callback') throw new Error('TRANSCRIPTION_PROVIDER is not callback');
       return { ...settings.http, callbackUrl: settings.callbackUrl };
-    }, () => webhookSecret.current() !== undefined),
-    users: new UserRepository(database.db),
-    calls: new CallRepository(database.db),
-    actionItems: new ActionItemRepository(database.db),
-    artifacts: new ArtifactRepository(database.db),
-    idempotency: new IdempotencyRepository(database.db),
-    voiceProfiles: new VoiceProfileRepository(database.db, () => EmbeddingCipher.fromKeyFile(voiceKeyFileOf(config))),
+    }, async () => (await webhookSecret.current()) !== undefined),
+    users: new UserRepository(database.sql),
+    calls: new CallRepository(database.sql),
+    actionItems: new ActionItemRepository(database.sql),
+    artifacts: new ArtifactRepository(database.sql),
+    idempotency: new IdempotencyRepository(database.sql),
+    voiceProfiles: new VoiceProfileRepository(database.sql, () => EmbeddingCipher.fromKeyFile(voiceKeyFileOf(config))),
     settings,
-    processingStatistics: new ProcessingStatistics(database.db),
-    cursor: new CallCursor(settings.secret('cursor_signing_key', clock())),
+    processingStatistics: new ProcessingStatistics(database.sql),
+    cursor: new CallCursor(cursorKey),
     ...(OIDC_ISSUER && OIDC_AUDIENCE ? { tokenVerifier: new TokenVerifier({ ...config, OIDC_ISSUER, OIDC_AUDIENCE }) } : {}),
     rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_MINUTE, config.RATE_LIMIT_BURST),
     metrics: new Metrics({ processMetrics: options.processMetrics ?? true }),
@@ -117,7 +118,7 @@ export function createServices(loadedConfig: Config, options: ServiceOptions = {
     // A model that arrives lets waiting calls start: wake the engine rather than wait for its next look.
     modelDownloads: new ModelDownloads(config, { manifest: installedModelManifest, onInstalled: () => queueSignal.notify() }),
     readinessChecks: {
-      database: databaseCheck(database), diskSpace: diskSpaceCheck(config), models: modelsCheck(config),
+      database: databaseCheck(database), storage: storageCheck(store), diskSpace: diskSpaceCheck(config), models: modelsCheck(config),
       ...(inferenceServers ? { inferenceServers } : {}),
     },
     admin,

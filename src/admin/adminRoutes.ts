@@ -53,7 +53,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     await api.register(async (signedIn) => {
       signedIn.decorateRequest('adminSession', null);
       signedIn.addHook('onRequest', async (request) => {
-        const session = requireSession(services.admin.sessions, request, services.clock());
+        const session = await requireSession(services.admin.sessions, request, services.clock());
         if (isStateChanging(request)) checkCsrfToken(request, session);
         request.adminSession = session;
       });

@@ -1,6 +1,6 @@
 import type { Config } from '../config/configSchema.js';
 import type { Clock } from '../infrastructure/clock.js';
-import type { Db } from '../infrastructure/database/openDatabase.js';
+import type { SqlDatabase } from '../infrastructure/database/SqlDatabase.js';
 import { AdminAuditLog } from './audit/AdminAuditLog.js';
 import { AdminSessions } from './auth/AdminSessions.js';
 import { SignInThrottle } from './auth/SignInThrottle.js';
@@ -27,11 +27,11 @@ export interface AdminServices {
  * The admin area over the open database. Applies the settings stored on the admin page to
  * `config` (where no env variable sets them), so call it before anything reads `config`.
  */
-export function createAdminServices(db: Db, config: Config, environmentKeys: ReadonlySet<keyof Config>, clock: Clock): { admin: AdminServices; storedApiKey: StoredApiKey } {
+export async function createAdminServices(db: SqlDatabase, config: Config, environmentKeys: ReadonlySet<keyof Config>, clock: Clock): Promise<{ admin: AdminServices; storedApiKey: StoredApiKey }> {
   const credentials = new AdminCredentialRepository(db);
   const account = new AdminAccount(credentials);
   const settings = new AdminSettings(config, new StoredSettingRepository(db), environmentKeys);
-  const storedSettingsProblems = settings.applyStored();
+  const storedSettingsProblems = await settings.applyStored();
   return {
     admin: {
       account,

@@ -39,7 +39,7 @@ export class LocalPipelineRun implements PipelineRun {
     }
   }
 
-  enterPhase(): void {
+  async enterPhase(): Promise<void> {
     // Phases are a status of a stored call; a command-line run has none.
   }
 }

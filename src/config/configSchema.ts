@@ -10,7 +10,11 @@ import { holdPointNamePattern } from '../infrastructure/faults/holdPoints.js';
 export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on. Defaults to `8080`.' }),
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to bind. Defaults to `0.0.0.0` (all interfaces, for LAN/VPN clients).' }),
-  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Folder holding the SQLite database and stored objects (audio, artifacts). Defaults to `./data`.' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Folder holding the stored objects (audio, transcripts, analyses) and, without `DATABASE_URL`, the SQLite database. With several nodes, the same shared mount (NFS/SMB) on every node. Defaults to `./data`.' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://[^\\s]+$', description: 'PostgreSQL 15 or newer for the data and the job queue (`postgres://user:pass@host:5432/db`), shared by every node of a site. Never logged (the password). Read from the environment only. Unset: the embedded SQLite database in `DATA_DIR`.' })),
+  EMBEDDED_WORKER: Type.Boolean({ default: true, description: '`callscope serve` also processes calls (a worker inside the server). `false`: an API-only node; `callscope worker` nodes process the calls. Read from the environment only. Defaults to `true`.' }),
+  LEASE_TIMEOUT_SECONDS: Type.Integer({ minimum: 10, maximum: 3600, default: 60, description: 'A node that gives no sign of life for this long is lost: another node takes over the calls it held (within `MAX_PROCESSING_ATTEMPTS`). Nodes beat every `LEASE_TIMEOUT_SECONDS / 6` seconds. Defaults to `60`.' }),
+  NODE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081, description: '`callscope worker` only: the TCP port of its `/actuator/health` and `/actuator/prometheus` (a worker serves no API). Defaults to `8081`.' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', description: 'pino log level. Defaults to `info`.' }),
   LOG_FORMAT: Type.Enum(['auto', 'pretty', 'json'], { default: 'auto', description: 'How log lines are written: `pretty` (one coloured, human-readable line per entry), `json` (one JSON object per line, for log shippers), or `auto`: `pretty` when stdout is a terminal, else `json`. The fields and the masking are the same either way. Defaults to `auto`.' }),
 

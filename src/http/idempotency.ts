@@ -92,7 +92,7 @@ export async function claimIdempotencyKey(dependencies: IdempotencyDependencies,
   const userId = currentUser(request).id;
   const deadline = clock() + pendingWaitMs;
   for (;;) {
-    const claim = records.claim(userId, key, fingerprint, clock());
+    const claim = await records.claim(userId, key, fingerprint, clock());
     if (claim.claimed) {
       request.claimedIdempotencyKey = key;
       return { outcome: 'claimed' };
@@ -128,10 +128,10 @@ export function registerIdempotency(app: FastifyInstance, dependencies: Idempote
     if (key === null || !request.user) return payload;
     request.claimedIdempotencyKey = null;
     if (reply.statusCode >= 500) {
-      records.release(request.user.id, key);
+      await records.release(request.user.id, key);
     } else {
       const body = typeof payload === 'string' && payload.length > 0 ? payload : null;
-      records.complete(request.user.id, key, { statusCode: reply.statusCode, body });
+      await records.complete(request.user.id, key, { statusCode: reply.statusCode, body });
     }
     return payload;
   });
@@ -139,8 +139,8 @@ export function registerIdempotency(app: FastifyInstance, dependencies: Idempote
   // A request that never reached onSend (client gone) must not leave its key pending forever.
   const releaseUnfinished = async (request: FastifyRequest) => {
     const key = request.claimedIdempotencyKey;
-    if (key !== null && request.user) records.release(request.user.id, key);
     request.claimedIdempotencyKey = null;
+    if (key !== null && request.user) await records.release(request.user.id, key);
   };
   app.addHook('onRequestAbort', releaseUnfinished);
   app.addHook('onResponse', releaseUnfinished);

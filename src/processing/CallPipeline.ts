@@ -41,7 +41,7 @@ export interface PipelineRun {
   /** Runs a stage whose failure only adds `warning` and yields `fallback`. */
   optionalStage<T>(definition: StageDefinition, work: (context: StageContext) => Promise<T>, fallback: T, warning: string): Promise<T>;
   /** Marks the move to the next user-visible phase (TRANSCRIBING → ANALYZING). */
-  enterPhase(phase: CallPhase): void;
+  enterPhase(phase: CallPhase): Promise<void>;
 }
 
 /**

@@ -67,37 +67,37 @@ export class CallRun implements PipelineRun {
   }
 
   /** Moves the call to the phase's status (TRANSCRIBING → ANALYZING). */
-  enterPhase(phase: CallPhase): void {
-    this.ensureHeld();
-    if (!this.dependencies.queue.setStatus(this.callId, this.lease, phase, this.dependencies.clock())) this.lose();
+  async enterPhase(phase: CallPhase): Promise<void> {
+    await this.ensureHeld();
+    if (!(await this.dependencies.queue.setStatus(this.callId, this.lease, phase, this.dependencies.clock()))) this.lose();
   }
 
   /** Runs a required stage: its failure ends the run (after the stage's transient retries). */
   async stage<T>(definition: StageDefinition, work: (context: StageContext) => Promise<T>): Promise<T> {
     const { events, metrics, clock, log } = this.dependencies;
-    this.ensureHeld();
-    this.reportProgress(definition, 0, true);
+    await this.ensureHeld();
+    await this.reportProgress(definition, 0, true);
     for (let attempt = 0; ; attempt += 1) {
       const startedAt = clock();
-      const eventId = events.start(this.callId, definition.name, startedAt);
+      const eventId = await events.start(this.callId, definition.name, startedAt);
       try {
         await holdPoint(`stage.${definition.name}`, this.signal);
         const output = await work(this.contextFor(definition));
-        this.ensureHeld();
-        this.finishStage(eventId, definition, 'OK', startedAt);
+        await this.ensureHeld();
+        await this.finishStage(eventId, definition, 'OK', startedAt);
         this.completedWeight += definition.weight;
         return output;
       } catch (error) {
         if (this.signal.aborted || error instanceof RunAborted) {
-          this.finishStage(eventId, definition, 'INTERRUPTED', startedAt);
+          await this.finishStage(eventId, definition, 'INTERRUPTED', startedAt);
           throw this.signal.reason instanceof RunAborted ? this.signal.reason : error;
         }
         if (error instanceof AwaitingCallback) {
-          this.finishStage(eventId, definition, 'WAITING', startedAt);
+          await this.finishStage(eventId, definition, 'WAITING', startedAt);
           throw error;
         }
         const retry = error instanceof StageFailure && error.kind === 'transient' && attempt < (definition.transientRetries ?? 0);
-        this.finishStage(eventId, definition, retry ? 'RETRIED' : 'FAILED', startedAt, failureDetail(error));
+        await this.finishStage(eventId, definition, retry ? 'RETRIED' : 'FAILED', startedAt, failureDetail(error));
         if (!retry) throw error;
         log.warn({ callId: this.callId, stage: definition.name, attempt: attempt + 1 }, 'stage failed transiently; retrying');
         metrics.stageRetries.inc({ stage: definition.name });
@@ -121,9 +121,9 @@ export class CallRun implements PipelineRun {
   }
 
   /** Throws {@link RunAborted} when the call is no longer this run's. */
-  ensureHeld(): void {
+  async ensureHeld(): Promise<void> {
     if (this.signal.aborted) throw this.signal.reason instanceof RunAborted ? this.signal.reason : new RunAborted('lost');
-    if (!this.dependencies.queue.holds(this.callId, this.lease)) this.lose();
+    if (!(await this.dependencies.queue.holds(this.callId, this.lease))) this.lose();
   }
 
   private lose(): never {
@@ -134,24 +134,29 @@ export class CallRun implements PipelineRun {
   private contextFor(definition: StageDefinition): StageContext {
     return {
       signal: this.signal,
-      reportProgress: (fraction) => this.reportProgress(definition, fraction, false),
+      // Stages report synchronously, often; the write (at most one a second) goes on in the background.
+      reportProgress: (fraction) => {
+        this.reportProgress(definition, fraction, false).catch((error: unknown) => {
+          this.dependencies.log.warn({ err: error, callId: this.callId }, 'could not record progress');
+        });
+      },
       runInWorker: (name, input) => this.dependencies.pool.run(name, input, this.signal),
     };
   }
 
-  private reportProgress(definition: StageDefinition, fraction: number, force: boolean): void {
+  private async reportProgress(definition: StageDefinition, fraction: number, force: boolean): Promise<void> {
     const now = this.dependencies.clock();
     if (!force && now - this.lastProgressWrite < progressWriteIntervalMs) return;
     this.lastProgressWrite = now;
     const overall = Math.min(1, this.completedWeight + definition.weight * Math.min(1, Math.max(0, fraction)));
-    if (!this.dependencies.queue.reportProgress(this.callId, this.lease, definition.name, overall, now)) this.abort('lost');
+    if (!(await this.dependencies.queue.reportProgress(this.callId, this.lease, definition.name, overall, now))) this.abort('lost');
   }
 
-  private finishStage(eventId: number, definition: StageDefinition, outcome: 'OK' | 'FAILED' | 'RETRIED' | 'INTERRUPTED' | 'WAITING', startedAt: number, detail?: Record<string, unknown>): void {
+  private async finishStage(eventId: number, definition: StageDefinition, outcome: 'OK' | 'FAILED' | 'RETRIED' | 'INTERRUPTED' | 'WAITING', startedAt: number, detail?: Record<string, unknown>): Promise<void> {
     const { events, metrics, clock, log } = this.dependencies;
     const endedAt = clock();
     const durationMs = endedAt - startedAt;
-    events.finish(eventId, outcome, endedAt, detail);
+    await events.finish(eventId, outcome, endedAt, detail);
     metrics.stageDuration.observe({ stage: definition.name, outcome }, durationMs / 1000);
     // One line per stage: names, durations and counts only.
     log.info({ callId: this.callId, stage: definition.name, outcome, durationMs, ...(detail ? { failure: detail.kind } : {}) }, 'stage finished');

@@ -18,7 +18,7 @@ import { ProcessingQueue } from './ProcessingQueue.js';
 
 /** How often the engine looks for queued calls without being woken (uploads by other processes, the CLI), ms. */
 const pollIntervalMs = 1000;
-/** How often the stale-job sweep runs, ms. */
+/** How often the stale-job sweep runs, ms (on every node: each call is failed by one conditional write, so nodes never both fail one). */
 const staleSweepIntervalMs = 60_000;
 /** How often audio past its retention is removed, ms. */
 const retentionSweepIntervalMs = 60 * 60_000;
@@ -39,6 +39,23 @@ export interface EngineDependencies {
    * wait while it names any). Defaults to none: a pipeline that loads no model files.
    */
   missingModels?: () => MissingModel[];
+  /**
+   * The lease this engine puts on the calls it holds: its node's id (the `nodes` row), so the
+   * admin page can tell which node holds a call. Defaults to a fresh random one.
+   */
+  lease?: string;
+  /**
+   * This engine is the only one on its database (the embedded SQLite database, whose DATA_DIR
+   * lock it holds): at start it takes over every call another lease holds at once, since their
+   * holders are known dead. Otherwise (PostgreSQL, many nodes) only calls whose heartbeat is
+   * older than LEASE_TIMEOUT_SECONDS are taken over. Defaults to `false`.
+   */
+  exclusive?: boolean;
+}
+
+/** How often a node marks its calls alive (and looks for calls of lost nodes): six beats per lease timeout, ms. */
+export function heartbeatIntervalMs(config: { LEASE_TIMEOUT_SECONDS: number }): number {
+  return Math.round((config.LEASE_TIMEOUT_SECONDS * 1000) / 6);
 }
 
 /**
@@ -53,21 +70,24 @@ export interface EngineDependencies {
  * copied into place, without a restart.
  */
 export class ProcessingEngine {
-  readonly lease = `engine-${randomUUID()}`;
+  readonly lease: string;
   readonly queue: ProcessingQueue;
   readonly events: ProcessingEventRepository;
   readonly concurrency: number;
-  private readonly active = new Map<string, { run: CallRun; done: Promise<void> }>();
+  private readonly active = new Map<string, ActiveRun>();
   private stopping = false;
   private started = false;
   private filling = false;
+  /** A wake arrived while a fill was under way: fill again when it ends. */
+  private wakeRequested = false;
   private timers: NodeJS.Timeout[] = [];
   private missing: MissingModel[] = [];
 
   constructor(private readonly dependencies: EngineDependencies) {
     const { services } = dependencies;
-    this.queue = new ProcessingQueue(services.database.db);
-    this.events = new ProcessingEventRepository(services.database.db);
+    this.lease = dependencies.lease ?? `engine-${randomUUID()}`;
+    this.queue = new ProcessingQueue(services.database.sql);
+    this.events = new ProcessingEventRepository(services.database.sql);
     this.concurrency = effectiveConcurrency(services.config.WORKER_CONCURRENCY);
   }
 
@@ -85,45 +105,82 @@ export class ProcessingEngine {
     return this.missing;
   }
 
-  /** Recovers what a dead process left in flight, then starts taking calls. */
-  start(): void {
+  /** Takes over what a dead process (or a lost node) left in flight, then starts taking calls. */
+  async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const { services, log } = this.dependencies;
-    const now = services.clock();
-    const interrupted = this.events.closeInterrupted(now);
-    const recovered = this.queue.recoverAbandoned(this.lease, services.config.MAX_PROCESSING_ATTEMPTS, now);
-    if (recovered.requeued.length + recovered.failed.length + interrupted > 0) {
-      log.info({ requeued: recovered.requeued.length, failed: recovered.failed.length, interruptedStages: interrupted }, 'recovered calls left in flight');
-    }
-    services.metrics.callsFinished.inc({ status: 'FAILED' }, recovered.failed.length);
+    const { services } = this.dependencies;
+    await this.takeOverAbandoned(this.dependencies.exclusive === true);
     this.timers = [
-      setInterval(() => this.wake(), pollIntervalMs),
-      setInterval(() => this.sweepStale(), staleSweepIntervalMs),
+      setInterval(() => void this.wake(), pollIntervalMs),
+      setInterval(() => void this.beat(), heartbeatIntervalMs(services.config)),
+      setInterval(() => void this.sweepStale(), staleSweepIntervalMs),
       setInterval(() => void this.expireAudio(), retentionSweepIntervalMs),
     ];
     for (const timer of this.timers) timer.unref();
     void this.expireAudio();
-    this.wake();
+    void this.wake();
+  }
+
+  /**
+   * Calls whose holder is gone go back to the queue (or fail, past MAX_PROCESSING_ATTEMPTS):
+   * every call of another lease at the start of an exclusive engine, else those whose heartbeat
+   * is older than LEASE_TIMEOUT_SECONDS. Their stage events left RUNNING are closed as INTERRUPTED.
+   */
+  async takeOverAbandoned(everyOtherLease = false): Promise<void> {
+    const { services, log } = this.dependencies;
+    const now = services.clock();
+    try {
+      const taken = await this.queue.takeOverAbandoned(this.lease, {
+        cutoff: now - services.config.LEASE_TIMEOUT_SECONDS * 1000, everyOtherLease, maxAttempts: services.config.MAX_PROCESSING_ATTEMPTS, now,
+      });
+      // An exclusive start knows every RUNNING event is a dead run's; otherwise only those of the calls taken over are.
+      const interrupted = await this.events.closeInterrupted(now, everyOtherLease ? undefined : [...taken.requeued, ...taken.failed]);
+      if (taken.requeued.length + taken.failed.length + interrupted > 0) {
+        log.info({ requeued: taken.requeued.length, failed: taken.failed.length, interruptedStages: interrupted }, 'took over calls left in flight');
+      }
+      services.metrics.callsFinished.inc({ status: 'FAILED' }, taken.failed.length);
+      if (taken.requeued.length > 0) void this.wake();
+    } catch (error) {
+      log.warn({ err: error }, 'could not look for calls left in flight (database unreachable?)');
+    }
+  }
+
+  /**
+   * The heartbeat: marks this engine's calls alive, stops runs whose call is no longer ours
+   * (deleted, failed as stale, or taken over while this node could not reach the database),
+   * and takes over the calls of lost nodes.
+   */
+  async beat(): Promise<void> {
+    const { services, log } = this.dependencies;
+    const before = new Set(this.active.keys());
+    try {
+      const held = new Set(await this.queue.beat(this.lease, services.clock()));
+      for (const callId of before) {
+        if (held.has(callId)) continue;
+        const entry = this.active.get(callId);
+        if (entry && !entry.finishing) entry.run.abort('lost');
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'heartbeat failed (database unreachable?)');
+      return;
+    }
+    await this.takeOverAbandoned();
   }
 
   /** Takes queued calls while slots are free (called on upload, on a timer, and when a run ends). */
-  wake(): void {
-    if (!this.started || this.stopping || this.filling) return;
+  async wake(): Promise<void> {
+    if (!this.started || this.stopping) return;
+    if (this.filling) {
+      this.wakeRequested = true;
+      return;
+    }
     this.filling = true;
     try {
-      if (!this.modelsInPlace()) return;
-      while (this.active.size < this.concurrency && !this.stopping) {
-        const claimed = this.queue.claimNext(this.lease, this.dependencies.services.clock());
-        if (!claimed) break;
-        const run = new CallRun(claimed.call.id, claimed.lease, { ...this.dependencies, ...this.dependencies.services, queue: this.queue, events: this.events });
-        const done = this.process(run, claimed.call).finally(() => {
-          // A run given up (stale) may end after its call was claimed again: keep the new run's entry.
-          if (this.active.get(run.callId)?.run === run) this.active.delete(run.callId);
-          this.wake();
-        });
-        this.active.set(run.callId, { run, done });
-      }
+      do {
+        this.wakeRequested = false;
+        await this.fill();
+      } while (this.wakeRequested && !this.stopping);
     } catch (error) {
       this.dependencies.log.error({ err: error }, 'could not take a call from the queue');
     } finally {
@@ -131,17 +188,33 @@ export class ProcessingEngine {
     }
   }
 
+  private async fill(): Promise<void> {
+    if (!(await this.modelsInPlace())) return;
+    while (this.active.size < this.concurrency && !this.stopping) {
+      const claimed = await this.queue.claimNext(this.lease, this.dependencies.services.clock());
+      if (!claimed) break;
+      const run = new CallRun(claimed.call.id, claimed.lease, { ...this.dependencies, ...this.dependencies.services, queue: this.queue, events: this.events });
+      const entry: ActiveRun = { run, finishing: false, done: Promise.resolve() };
+      entry.done = this.process(run, claimed.call, () => { entry.finishing = true; }).finally(() => {
+        // A run given up (stale) may end after its call was claimed again: keep the new run's entry.
+        if (this.active.get(run.callId)?.run === run) this.active.delete(run.callId);
+        void this.wake();
+      });
+      this.active.set(run.callId, entry);
+    }
+  }
+
   /**
    * Whether every model calls need is installed; logs when that changes (once, not per poll),
    * naming what is missing and how to install it.
    */
-  private modelsInPlace(): boolean {
+  private async modelsInPlace(): Promise<boolean> {
     const { log } = this.dependencies;
     const missing = this.dependencies.missingModels?.() ?? [];
     const changed = missing.map((model) => model.slot).join() !== this.missing.map((model) => model.slot).join();
     this.missing = missing;
     if (changed && missing.length > 0) {
-      log.warn({ missing: missing.map((model) => model.configKey), queuedCalls: this.queue.depth().queued },
+      log.warn({ missing: missing.map((model) => model.configKey), queuedCalls: (await this.queue.depth()).queued },
         `calls wait: ${describeMissingModels(missing)} ${missing.length === 1 ? 'is' : 'are'} not installed; ${howToInstallAll(missing)}`);
     } else if (changed) {
       log.info('every model calls need is installed: queued calls start');
@@ -153,15 +226,15 @@ export class ProcessingEngine {
    * Fails in-flight calls whose stages reported no progress for STALE_JOB_MINUTES, and stops
    * their runs if they are ours (a stuck child process or worker).
    */
-  sweepStale(): string[] {
+  async sweepStale(): Promise<string[]> {
     const { services, log } = this.dependencies;
     const minutes = services.config.STALE_JOB_MINUTES;
     const now = services.clock();
     const cutoff = now - minutes * 60_000;
     const failed: string[] = [];
-    for (const stale of this.queue.staleCalls(cutoff)) {
+    for (const stale of await this.queue.staleCalls(cutoff)) {
       const reason = `Processing made no progress${stale.stage ? ` during ${stale.stage}` : ''} for ${minutes} minutes and was stopped; the call can be reprocessed`;
-      if (!this.queue.failStale(stale.id, reason, cutoff, now)) continue;
+      if (!(await this.queue.failStale(stale.id, reason, cutoff, now))) continue;
       this.active.get(stale.id)?.run.abort('stale');
       services.metrics.callsFinished.inc({ status: 'FAILED' });
       log.warn({ callId: stale.id, stage: stale.stage, minutes }, 'stale call failed');
@@ -170,10 +243,10 @@ export class ProcessingEngine {
     // Calls waiting for a transcription callback: bounded by their own setting.
     const callbackMinutes = services.config.TRANSCRIPTION_CALLBACK_TIMEOUT_MINUTES;
     const callbackCutoff = now - callbackMinutes * 60_000;
-    for (const id of this.queue.overdueCallbacks(callbackCutoff)) {
+    for (const id of await this.queue.overdueCallbacks(callbackCutoff)) {
       const reason = `The transcription server did not call back within ${callbackMinutes} minutes (TRANSCRIPTION_CALLBACK_TIMEOUT_MINUTES); the call can be reprocessed`;
-      if (!this.queue.failWaiting(id, reason, now, callbackCutoff)) continue;
-      services.transcriptionJobs.abandonWaiting(id, now);
+      if (!(await this.queue.failWaiting(id, reason, now, callbackCutoff))) continue;
+      await services.transcriptionJobs.abandonWaiting(id, now);
       void services.callbackTranscription.forget(id);
       services.metrics.callsFinished.inc({ status: 'FAILED' });
       log.warn({ callId: id, minutes: callbackMinutes }, 'call failed: no transcription callback in time');
@@ -192,9 +265,9 @@ export class ProcessingEngine {
     const days = services.config.AUDIO_RETENTION_DAYS;
     if (days === 0) return 0;
     let removed = 0;
-    for (const { id, audioKey } of this.queue.expiredAudio(services.clock() - days * 24 * 60 * 60_000)) {
+    for (const { id, audioKey } of await this.queue.expiredAudio(services.clock() - days * 24 * 60 * 60_000)) {
       // The row first: once it no longer names the file, nothing will start processing it.
-      if (!this.queue.forgetAudio(id, audioKey)) continue;
+      if (!(await this.queue.forgetAudio(id, audioKey))) continue;
       await services.store.remove(audioKey);
       removed += 1;
     }
@@ -216,14 +289,15 @@ export class ProcessingEngine {
     if (timedOut) {
       for (const { run } of this.active.values()) {
         run.abort('shutdown');
-        if (this.queue.handBack(run.callId, run.lease, this.dependencies.services.clock())) handedBack += 1;
+        if (await this.queue.handBack(run.callId, run.lease, this.dependencies.services.clock())) handedBack += 1;
       }
       await Promise.race([allDone, new Promise((resolve) => setTimeout(resolve, abortedRunWaitMs).unref())]);
     }
     return { finished: running.length - handedBack, handedBack };
   }
 
-  private async process(run: CallRun, call: CallRecord): Promise<void> {
+  /** `finishing` is called once the pipeline is done and its results are being stored: the heartbeat no longer stops the run. */
+  private async process(run: CallRun, call: CallRecord, finishing: () => void): Promise<void> {
     const { services, pipeline, log } = this.dependencies;
     // A folder per run: a run given up as stale that ends late must not remove the next run's files.
     const workRoot = services.store.pathOf(`${callObjectKeys.prefix(call.id)}/work`);
@@ -234,7 +308,7 @@ export class ProcessingEngine {
       // Also clears what crashed or abandoned runs of the call left.
       await rm(workRoot, { recursive: true, force: true });
       await mkdir(workDir, { recursive: true });
-      const user = services.users.findById(call.userId);
+      const user = await services.users.findById(call.userId);
       const job: PipelineJob = {
         callId: call.id,
         userId: call.userId,
@@ -256,16 +330,17 @@ export class ProcessingEngine {
       };
       log.info({ callId: call.id, ...(call.phoneNumber ? { phoneNumber: maskPhoneNumber(call.phoneNumber) } : {}) }, 'processing started');
       const result = await pipeline(job, run);
-      run.ensureHeld();
+      await run.ensureHeld();
       const analysis = run.warnings.length > 0 ? withWarnings(result.analysis, run.warnings) : result.analysis;
-      await storeCallResults({ ...services, sqlite: services.database.sqlite }, call.userId, {
+      finishing();
+      await storeCallResults({ ...services, database: services.database.sql }, call.userId, {
         callId: call.id,
         transcript: result.transcript,
         analysis,
         actionItems: result.actionItems,
         analysisProducer: result.analysisProducer,
         durationSeconds: result.durationSeconds,
-        complete: (now) => this.queue.complete(call.id, run.lease, result.durationSeconds, now),
+        complete: (tx, now) => new ProcessingQueue(tx).complete(call.id, run.lease, result.durationSeconds, now),
       });
       // What a call kept while it waited for a transcription callback is no longer needed.
       await services.callbackTranscription.forget(call.id);
@@ -278,7 +353,7 @@ export class ProcessingEngine {
       // Fails, as it should, while another run of the call still works there.
       await rmdir(workRoot).catch(() => undefined);
       // A call deleted while we worked must not keep the files this run wrote.
-      if (!services.calls.existsEvenDeleting(call.id)) await services.store.remove(callObjectKeys.prefix(call.id));
+      if (!(await services.calls.existsEvenDeleting(call.id))) await services.store.remove(callObjectKeys.prefix(call.id));
     }
   }
 
@@ -290,37 +365,44 @@ export class ProcessingEngine {
     }
     // A model removed between the claim and its stage: the call waits for it like a queued one
     // (unless the file is back already, which would only claim and fail the call again).
-    if (error instanceof StageFailure && error.kind === 'model_missing' && !this.modelsInPlace()) {
-      if (this.queue.handBack(run.callId, run.lease, services.clock())) log.info({ callId: run.callId }, 'call waits for a model that is not installed');
+    if (error instanceof StageFailure && error.kind === 'model_missing' && !(await this.modelsInPlace())) {
+      if (await this.queue.handBack(run.callId, run.lease, services.clock())) log.info({ callId: run.callId }, 'call waits for a model that is not installed');
       return;
     }
     if (error instanceof AwaitingCallback) {
       // The provider has the job: let go of the call (no lease, no slot) until its callback,
       // or send it straight back to the queue when that came already.
-      const job = services.transcriptionJobs.find(error.jobId);
+      const job = await services.transcriptionJobs.find(error.jobId);
       if (job?.state === 'failed' && job.errorReason) {
         // The provider reported a failure before the run ended.
-        if (this.queue.fail(run.callId, run.lease, job.errorReason, services.clock())) {
+        if (await this.queue.fail(run.callId, run.lease, job.errorReason, services.clock())) {
           await services.callbackTranscription.forget(run.callId);
           services.metrics.callsFinished.inc({ status: 'FAILED' });
         }
         return;
       }
       const answered = job?.state === 'received';
-      if (this.queue.awaitCallback(run.callId, run.lease, answered, services.clock())) {
+      if (await this.queue.awaitCallback(run.callId, run.lease, answered, services.clock())) {
         log.info({ callId: run.callId, answered }, answered ? 'transcription callback came first: call queued again' : 'call waits for the transcription provider\'s callback');
-        if (answered) this.wake();
+        if (answered) void this.wake();
       }
       return;
     }
     const reason = error instanceof StageFailure ? error.reason : 'An internal error stopped processing; the call can be reprocessed';
     if (!(error instanceof StageFailure)) log.error({ err: error, callId: run.callId }, 'processing failed unexpectedly');
-    if (this.queue.fail(run.callId, run.lease, reason, services.clock())) {
+    if (await this.queue.fail(run.callId, run.lease, reason, services.clock())) {
       await services.callbackTranscription.forget(run.callId);
       services.metrics.callsFinished.inc({ status: 'FAILED' });
       log.info({ callId: run.callId, failure: error instanceof StageFailure ? error.kind : 'internal' }, 'call failed');
     }
   }
+}
+
+interface ActiveRun {
+  run: CallRun;
+  done: Promise<void>;
+  /** The pipeline ended and the results are being stored (the lease is released by that write). */
+  finishing: boolean;
 }
 
 /** Adds quality warnings to a stored document's `qualityWarnings` list (v2 analyses carry one). */

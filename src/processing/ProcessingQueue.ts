@@ -1,8 +1,8 @@
-import type Database from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
 import type { CallRecord } from '../domain/calls/callTypes.js';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../infrastructure/database/openDatabase.js';
-import { calls } from '../infrastructure/database/schema.js';
+import type { SqlDatabase } from '../infrastructure/database/SqlDatabase.js';
+import { columnsOf } from '../infrastructure/database/sqlFragments.js';
+import { calls } from '../infrastructure/database/tables.js';
 
 /** A claimed call: the record as it was claimed plus the lease that every later write must present. */
 export interface ClaimedCall {
@@ -10,126 +10,116 @@ export interface ClaimedCall {
   lease: string;
 }
 
-/** What start-up recovery did with calls an earlier process left in flight. */
+/** What a takeover did with calls whose holder stopped beating. */
 export interface RecoveryOutcome {
   requeued: string[];
   failed: string[];
 }
 
+const callColumns = columnsOf(calls);
+const inFlight = sql`status IN ('TRANSCRIBING', 'ANALYZING')`;
+/** processing_attempts - 1, never below 0 (a hand-back does not count as an attempt). */
+const oneAttemptLess = sql`CASE WHEN processing_attempts > 0 THEN processing_attempts - 1 ELSE 0 END`;
+
 /**
- * The durable job queue, kept in the `calls` table itself: QUEUED calls wait in `queued_at`
- * order; a claimed call carries the claiming engine's lease in `worker_lease`. Every write a run
- * makes is conditional on that lease (and on the call not being deleted), so a run that lost its
- * call (deleted, swept as stale, handed back) can never write to it again.
+ * The durable job queue, kept in the `calls` table itself and shared by every node: QUEUED calls
+ * wait in `queued_at` order; a claimed call carries the claiming engine's lease in
+ * `worker_lease`, and `heartbeat_at` shows the holder is alive. Every write a run makes is
+ * conditional on that lease (and on the call not being deleted), so a run that lost its call
+ * (deleted, swept as stale, taken over, handed back) can never write to it again.
  */
 export class ProcessingQueue {
-  private readonly sqlite: Database.Database;
-  private readonly claimStatement;
-  private readonly progressStatement;
-  private readonly statusStatement;
-  private readonly holdsStatement;
-  private readonly failStatement;
-  private readonly completeStatement;
+  constructor(private readonly db: SqlDatabase) {}
 
-  constructor(private readonly db: Db) {
-    this.sqlite = db.$client;
-    // One statement: the oldest queued call becomes TRANSCRIBING under our lease, atomically.
-    this.claimStatement = this.sqlite.prepare<{ lease: string; now: number }, { id: string }>(`
-      UPDATE calls SET status = 'TRANSCRIBING', worker_lease = @lease, stage = NULL, progress = 0,
-        last_progress_at = @now, processing_attempts = processing_attempts + 1, error_reason = NULL, updated_at = @now
-      WHERE seq = (SELECT seq FROM calls WHERE status = 'QUEUED' AND deleting_since IS NULL ORDER BY queued_at, seq LIMIT 1)
-      RETURNING id`);
-    this.progressStatement = this.sqlite.prepare<{ id: string; lease: string; stage: string; progress: number; now: number }>(`
-      UPDATE calls SET stage = @stage, progress = @progress, last_progress_at = @now
-      WHERE id = @id AND worker_lease = @lease AND deleting_since IS NULL`);
-    this.statusStatement = this.sqlite.prepare<{ id: string; lease: string; status: string; now: number }>(`
-      UPDATE calls SET status = @status, updated_at = @now, last_progress_at = @now
-      WHERE id = @id AND worker_lease = @lease AND deleting_since IS NULL`);
-    // Checked before every stage and on every write of a run.
-    this.holdsStatement = this.sqlite.prepare<[string, string]>('SELECT 1 FROM calls WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL');
-    this.failStatement = this.sqlite.prepare<[string, number, string, string]>(`
-      UPDATE calls SET status = 'FAILED', error_reason = ?, worker_lease = NULL, stage = NULL, updated_at = ?
-      WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL`);
-    this.completeStatement = this.sqlite.prepare<[number | null, number, string, string]>(`
-      UPDATE calls SET status = 'COMPLETED', error_reason = NULL, worker_lease = NULL, stage = NULL, progress = 1,
-        duration_seconds = coalesce(?, duration_seconds), updated_at = ?
-      WHERE id = ? AND worker_lease = ? AND deleting_since IS NULL`);
-  }
-
-  /** Takes the oldest queued call, or undefined when none waits. */
-  claimNext(lease: string, now: number): ClaimedCall | undefined {
-    const claimed = this.claimStatement.get({ lease, now });
-    const call = claimed && this.db.select().from(calls).where(eq(calls.id, claimed.id)).get();
+  /**
+   * Takes the oldest queued call, or undefined when none waits. One statement: on PostgreSQL
+   * concurrent claims from many nodes skip each other's row (SKIP LOCKED) instead of waiting or
+   * taking the same call; SQLite runs one writer at a time.
+   */
+  async claimNext(lease: string, now: number): Promise<ClaimedCall | undefined> {
+    const call = await this.db.get<CallRecord>(sql`
+      UPDATE calls SET status = 'TRANSCRIBING', worker_lease = ${lease}, stage = NULL, progress = 0, last_progress_at = ${now},
+        heartbeat_at = ${now}, processing_attempts = processing_attempts + 1, error_reason = NULL, updated_at = ${now}
+      WHERE seq = (SELECT seq FROM calls WHERE status = 'QUEUED' AND deleting_since IS NULL ORDER BY queued_at, seq LIMIT 1${this.db.forUpdateSkipLocked})
+        AND status = 'QUEUED'
+      RETURNING ${callColumns}`);
     return call ? { call, lease } : undefined;
   }
 
   /** Records stage progress; false when the run no longer holds the call. */
-  reportProgress(callId: string, lease: string, stage: string, progress: number, now: number): boolean {
-    return this.progressStatement.run({ id: callId, lease, stage, progress, now }).changes === 1;
+  async reportProgress(callId: string, lease: string, stage: string, progress: number, now: number): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET stage = ${stage}, progress = ${progress}, last_progress_at = ${now}, heartbeat_at = ${now}
+      WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`)) === 1;
   }
 
   /** Moves a held call to another in-flight status; false when the run no longer holds it. */
-  setStatus(callId: string, lease: string, status: 'TRANSCRIBING' | 'ANALYZING', now: number): boolean {
-    return this.statusStatement.run({ id: callId, lease, status, now }).changes === 1;
+  async setStatus(callId: string, lease: string, status: 'TRANSCRIBING' | 'ANALYZING', now: number): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET status = ${status}, updated_at = ${now}, last_progress_at = ${now}, heartbeat_at = ${now}
+      WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`)) === 1;
   }
 
-  /** Whether the run still holds the call (not deleted, swept or handed back). */
-  holds(callId: string, lease: string): boolean {
-    return this.holdsStatement.get(callId, lease) !== undefined;
-  }
-
-  /** Ends a run as FAILED with a reason for the user; false when the run no longer holds the call. */
-  fail(callId: string, lease: string, errorReason: string, now: number): boolean {
-    return this.failStatement.run(errorReason, now, callId, lease).changes === 1;
-  }
-
-  /** Ends a held run as COMPLETED (inside the caller's transaction that stored the results). */
-  complete(callId: string, lease: string, durationSeconds: number | undefined, now: number): boolean {
-    return this.completeStatement.run(durationSeconds ?? null, now, callId, lease).changes === 1;
-  }
-
-  /** Gives a held call back to the queue (graceful shutdown): the next start runs it again. */
-  handBack(callId: string, lease: string, now: number): boolean {
-    return this.sqlite.prepare(`
-      UPDATE calls SET status = 'QUEUED', worker_lease = NULL, stage = NULL, progress = 0, processing_attempts = max(processing_attempts - 1, 0), updated_at = ?
-      WHERE id = ? AND worker_lease = ?`).run(now, callId, lease).changes === 1;
+  /** Whether the run still holds the call (not deleted, swept, taken over or handed back). */
+  async holds(callId: string, lease: string): Promise<boolean> {
+    return (await this.db.get(sql`SELECT 1 AS held FROM calls WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`)) !== undefined;
   }
 
   /**
-   * Start-up recovery: calls left in flight by a process that died go back to the queue (keeping
-   * their place), unless they have been started `maxAttempts` times already (a call that kills
-   * the process every time must not take the box down in a loop): those fail.
+   * The holder's heartbeat: every call the lease holds is marked alive now. Returns the ids it
+   * still holds, so the node can stop runs whose call went elsewhere (deleted, failed as stale
+   * or taken over by another node while this one could not reach the database).
    */
-  recoverAbandoned(currentLease: string, maxAttempts: number, now: number): RecoveryOutcome {
-    return this.sqlite.transaction(() => {
-      const abandoned = this.sqlite.prepare(`
-        SELECT id, processing_attempts AS attempts FROM calls
-        WHERE status IN ('TRANSCRIBING', 'ANALYZING') AND (worker_lease IS NULL OR worker_lease <> ?) AND deleting_since IS NULL
-          AND awaiting_callback_since IS NULL`)
-        .all(currentLease) as { id: string; attempts: number }[];
-      const outcome: RecoveryOutcome = { requeued: [], failed: [] };
-      for (const { id, attempts } of abandoned) {
-        if (attempts >= maxAttempts) {
-          this.sqlite.prepare(`UPDATE calls SET status = 'FAILED', worker_lease = NULL, stage = NULL, updated_at = ?,
-            error_reason = ? WHERE id = ?`).run(now, `Processing was interrupted ${attempts} times (the service stopped while working on this call); it was not tried again`, id);
-          outcome.failed.push(id);
-        } else {
-          this.sqlite.prepare(`UPDATE calls SET status = 'QUEUED', worker_lease = NULL, stage = NULL, progress = 0, updated_at = ?
-            WHERE id = ?`).run(now, id);
-          outcome.requeued.push(id);
-        }
-      }
-      return outcome;
-    }).immediate();
+  async beat(lease: string, now: number): Promise<string[]> {
+    await this.db.run(sql`UPDATE calls SET heartbeat_at = ${now} WHERE worker_lease = ${lease} AND ${inFlight} AND deleting_since IS NULL`);
+    return (await this.db.all<{ id: string }>(sql`SELECT id FROM calls WHERE worker_lease = ${lease} AND ${inFlight} AND deleting_since IS NULL`)).map((row) => row.id);
+  }
+
+  /** Ends a run as FAILED with a reason for the user; false when the run no longer holds the call. */
+  async fail(callId: string, lease: string, errorReason: string, now: number): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, worker_lease = NULL, stage = NULL, updated_at = ${now}
+      WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`)) === 1;
+  }
+
+  /** Ends a held run as COMPLETED (inside the caller's transaction that stored the results). */
+  async complete(callId: string, lease: string, durationSeconds: number | undefined, now: number): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET status = 'COMPLETED', error_reason = NULL, worker_lease = NULL, stage = NULL, progress = 1,
+        duration_seconds = coalesce(${durationSeconds ?? null}, duration_seconds), updated_at = ${now}
+      WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`)) === 1;
+  }
+
+  /** Gives a held call back to the queue (graceful shutdown): the next start runs it again. */
+  async handBack(callId: string, lease: string, now: number): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET status = 'QUEUED', worker_lease = NULL, stage = NULL, progress = 0,
+        processing_attempts = ${oneAttemptLess}, updated_at = ${now}
+      WHERE id = ${callId} AND worker_lease = ${lease}`)) === 1;
+  }
+
+  /**
+   * Takes over in-flight calls whose holder is gone: those with no heartbeat since `cutoff` (a
+   * node killed or cut off for longer than LEASE_TIMEOUT_SECONDS), or, with `everyOtherLease`,
+   * every call another lease holds (at the start of the one engine on an embedded database, which
+   * knows every earlier holder is dead). They go back to the queue keeping their place, unless
+   * they have been started `maxAttempts` times already (a call that kills its node every time must
+   * not take the site down in a loop): those fail. Each call is taken by one statement, so of
+   * nodes sweeping at once exactly one takes it.
+   */
+  async takeOverAbandoned(lease: string, options: { cutoff: number; everyOtherLease?: boolean; maxAttempts: number; now: number }): Promise<RecoveryOutcome> {
+    const { cutoff, everyOtherLease = false, maxAttempts, now } = options;
+    const abandoned = everyOtherLease
+      ? sql`(worker_lease IS NULL OR worker_lease <> ${lease})`
+      : sql`(worker_lease IS NULL OR coalesce(heartbeat_at, last_progress_at, updated_at) < ${cutoff})`;
+    const candidates = sql`${inFlight} AND ${abandoned} AND deleting_since IS NULL AND awaiting_callback_since IS NULL`;
+    const failed = await this.db.all<{ id: string }>(sql`UPDATE calls SET status = 'FAILED', worker_lease = NULL, stage = NULL, updated_at = ${now},
+        error_reason = 'Processing was interrupted ' || processing_attempts || ' times (the service stopped while working on this call); it was not tried again'
+      WHERE ${candidates} AND processing_attempts >= ${maxAttempts} RETURNING id`);
+    const requeued = await this.db.all<{ id: string }>(sql`UPDATE calls SET status = 'QUEUED', worker_lease = NULL, stage = NULL, progress = 0, updated_at = ${now}
+      WHERE ${candidates} AND processing_attempts < ${maxAttempts} RETURNING id`);
+    return { requeued: requeued.map((row) => row.id), failed: failed.map((row) => row.id) };
   }
 
   /** In-flight calls whose last progress is older than `cutoff`: the stale-job sweep's candidates (calls waiting for a callback have their own bound). */
-  staleCalls(cutoff: number): { id: string; lease: string | null; stage: string | null }[] {
-    return this.sqlite.prepare(`
-      SELECT id, worker_lease AS lease, stage FROM calls
-      WHERE status IN ('TRANSCRIBING', 'ANALYZING') AND deleting_since IS NULL AND awaiting_callback_since IS NULL
-        AND coalesce(last_progress_at, updated_at) < ?`)
-      .all(cutoff) as { id: string; lease: string | null; stage: string | null }[];
+  staleCalls(cutoff: number): Promise<{ id: string; lease: string | null; stage: string | null }[]> {
+    return this.db.all(sql`SELECT id, worker_lease AS lease, stage FROM calls
+      WHERE ${inFlight} AND deleting_since IS NULL AND awaiting_callback_since IS NULL AND coalesce(last_progress_at, updated_at) < ${cutoff}`);
   }
 
   /**
@@ -137,84 +127,79 @@ export class ProcessingQueue {
    * still TRANSCRIBING, waiting since `now`. When the callback came already (a fast provider),
    * the call goes straight back to the queue. False when the run no longer held the call.
    */
-  awaitCallback(callId: string, lease: string, answered: boolean, now: number): boolean {
-    return this.sqlite.prepare(`
-      UPDATE calls SET worker_lease = NULL, stage = 'transcription', last_progress_at = @now, updated_at = @now,
-        awaiting_callback_since = CASE WHEN @answered THEN NULL ELSE @now END,
-        status = CASE WHEN @answered THEN 'QUEUED' ELSE status END,
-        queued_at = CASE WHEN @answered THEN @now ELSE queued_at END,
-        processing_attempts = CASE WHEN @answered THEN max(processing_attempts - 1, 0) ELSE processing_attempts END
-      WHERE id = @id AND worker_lease = @lease AND deleting_since IS NULL`).run({ id: callId, lease, answered: answered ? 1 : 0, now }).changes === 1;
+  async awaitCallback(callId: string, lease: string, answered: boolean, now: number): Promise<boolean> {
+    const held = sql`WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`;
+    const changed = answered
+      ? await this.db.run(sql`UPDATE calls SET worker_lease = NULL, stage = 'transcription', last_progress_at = ${now}, updated_at = ${now},
+          awaiting_callback_since = NULL, status = 'QUEUED', queued_at = ${now}, processing_attempts = ${oneAttemptLess} ${held}`)
+      : await this.db.run(sql`UPDATE calls SET worker_lease = NULL, stage = 'transcription', last_progress_at = ${now}, updated_at = ${now},
+          awaiting_callback_since = ${now} ${held}`);
+    return changed === 1;
   }
 
   /**
    * The provider's transcript arrived: a waiting call goes back to the queue, to be resumed from
    * what its first run kept (the pair of runs counts as one attempt). False when it was not waiting.
    */
-  resumeAfterCallback(callId: string, now: number): boolean {
-    return this.sqlite.prepare(`
-      UPDATE calls SET status = 'QUEUED', awaiting_callback_since = NULL, stage = NULL, queued_at = ?, updated_at = ?,
-        processing_attempts = max(processing_attempts - 1, 0)
-      WHERE id = ? AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND deleting_since IS NULL`).run(now, now, callId).changes === 1;
+  async resumeAfterCallback(callId: string, now: number): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET status = 'QUEUED', awaiting_callback_since = NULL, stage = NULL, queued_at = ${now}, updated_at = ${now},
+        processing_attempts = ${oneAttemptLess}
+      WHERE id = ${callId} AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND deleting_since IS NULL`)) === 1;
   }
 
   /** Fails a call waiting for a callback (the provider's error, or no answer in time); false when it was not waiting. */
-  failWaiting(callId: string, errorReason: string, now: number, waitingBefore = Number.POSITIVE_INFINITY): boolean {
-    return this.sqlite.prepare(`
-      UPDATE calls SET status = 'FAILED', error_reason = ?, awaiting_callback_since = NULL, stage = NULL, updated_at = ?
-      WHERE id = ? AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND awaiting_callback_since < ?`)
-      .run(errorReason, now, callId, Number.isFinite(waitingBefore) ? waitingBefore : Number.MAX_SAFE_INTEGER).changes === 1;
+  async failWaiting(callId: string, errorReason: string, now: number, waitingBefore = Number.MAX_SAFE_INTEGER): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, awaiting_callback_since = NULL, stage = NULL, updated_at = ${now}
+      WHERE id = ${callId} AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND awaiting_callback_since < ${waitingBefore}`)) === 1;
   }
 
   /** Calls waiting for a callback since before `cutoff`: the sweep fails them. */
-  overdueCallbacks(cutoff: number): string[] {
-    return (this.sqlite.prepare(`SELECT id FROM calls WHERE status = 'TRANSCRIBING' AND awaiting_callback_since < ? AND deleting_since IS NULL`)
-      .all(cutoff) as { id: string }[]).map((row) => row.id);
+  async overdueCallbacks(cutoff: number): Promise<string[]> {
+    return (await this.db.all<{ id: string }>(sql`SELECT id FROM calls WHERE status = 'TRANSCRIBING' AND awaiting_callback_since < ${cutoff} AND deleting_since IS NULL`))
+      .map((row) => row.id);
   }
 
   /** Fails a stale call whatever lease it has (the run is stuck or gone). */
-  failStale(callId: string, errorReason: string, cutoff: number, now: number): boolean {
-    return this.sqlite.prepare(`
-      UPDATE calls SET status = 'FAILED', error_reason = ?, worker_lease = NULL, stage = NULL, updated_at = ?
-      WHERE id = ? AND status IN ('TRANSCRIBING', 'ANALYZING') AND coalesce(last_progress_at, updated_at) < ?`)
-      .run(errorReason, now, callId, cutoff).changes === 1;
+  async failStale(callId: string, errorReason: string, cutoff: number, now: number): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, worker_lease = NULL, stage = NULL, updated_at = ${now}
+      WHERE id = ${callId} AND ${inFlight} AND coalesce(last_progress_at, updated_at) < ${cutoff}`)) === 1;
   }
 
   /**
    * Operator reprocess: a finished call whose audio is still held goes back to the queue.
    * Its analysis and action items are replaced when the new run completes.
    */
-  requeue(callId: string, now: number): 'queued' | 'missing' | 'in_progress' | 'audio_gone' {
-    return this.sqlite.transaction(() => {
-      const call = this.sqlite.prepare('SELECT status, audio_object_key AS audio, deleting_since AS deleting FROM calls WHERE id = ?').get(callId) as
-        { status: string; audio: string | null; deleting: number | null } | undefined;
-      if (!call || call.deleting !== null) return 'missing' as const;
-      if (call.status !== 'COMPLETED' && call.status !== 'FAILED') return 'in_progress' as const;
-      if (call.audio === null) return 'audio_gone' as const;
-      this.sqlite.prepare(`UPDATE calls SET status = 'QUEUED', queued_at = ?, error_reason = NULL, stage = NULL, progress = 0,
-        processing_attempts = 0, updated_at = ? WHERE id = ?`).run(now, now, callId);
-      return 'queued' as const;
-    }).immediate();
+  async requeue(callId: string, now: number): Promise<'queued' | 'missing' | 'in_progress' | 'audio_gone'> {
+    // One conditional statement decides (a delete or another reprocess on another node cannot slip in); the read after only explains a refusal.
+    const queued = await this.db.run(sql`UPDATE calls SET status = 'QUEUED', queued_at = ${now}, error_reason = NULL, stage = NULL, progress = 0,
+        processing_attempts = 0, updated_at = ${now}
+      WHERE id = ${callId} AND status IN ('COMPLETED', 'FAILED') AND audio_object_key IS NOT NULL AND deleting_since IS NULL`);
+    if (queued === 1) return 'queued';
+    const call = await this.db.get<{ status: string; audio: string | null; deleting: number | null }>(sql`SELECT status,
+      audio_object_key AS audio, deleting_since AS deleting FROM calls WHERE id = ${callId}`);
+    if (!call || call.deleting !== null) return 'missing';
+    if (call.status !== 'COMPLETED' && call.status !== 'FAILED') return 'in_progress';
+    return 'audio_gone';
   }
 
   /** Finished calls whose audio is older than `cutoff` and still held (audio retention). */
-  expiredAudio(cutoff: number): { id: string; audioKey: string }[] {
-    return this.sqlite.prepare(`
-      SELECT id, audio_object_key AS audioKey FROM calls
-      WHERE status IN ('COMPLETED', 'FAILED') AND audio_object_key IS NOT NULL AND deleting_since IS NULL AND updated_at < ?`)
-      .all(cutoff) as { id: string; audioKey: string }[];
+  expiredAudio(cutoff: number): Promise<{ id: string; audioKey: string }[]> {
+    return this.db.all(sql`SELECT id, audio_object_key AS "audioKey" FROM calls
+      WHERE status IN ('COMPLETED', 'FAILED') AND audio_object_key IS NOT NULL AND deleting_since IS NULL AND updated_at < ${cutoff}`);
   }
 
   /** Records that a call's audio is gone; false when the call was requeued meanwhile. */
-  forgetAudio(callId: string, audioKey: string): boolean {
-    return this.sqlite.prepare(`UPDATE calls SET audio_object_key = NULL
-      WHERE id = ? AND audio_object_key = ? AND status IN ('COMPLETED', 'FAILED')`).run(callId, audioKey).changes === 1;
+  async forgetAudio(callId: string, audioKey: string): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE calls SET audio_object_key = NULL
+      WHERE id = ${callId} AND audio_object_key = ${audioKey} AND status IN ('COMPLETED', 'FAILED')`)) === 1;
   }
 
   /** How many calls wait or run (for readiness and the poll hint); `awaitingCallback` of the in-flight ones wait for a transcription callback, in no engine. */
-  depth(): { queued: number; inFlight: number; awaitingCallback: number } {
-    return this.sqlite.prepare(`SELECT coalesce(sum(status = 'QUEUED'), 0) AS queued,
-      coalesce(sum(status IN ('TRANSCRIBING', 'ANALYZING')), 0) AS inFlight,
-      coalesce(sum(awaiting_callback_since IS NOT NULL), 0) AS awaitingCallback FROM calls WHERE deleting_since IS NULL`).get() as { queued: number; inFlight: number; awaitingCallback: number };
+  async depth(): Promise<{ queued: number; inFlight: number; awaitingCallback: number }> {
+    const row = await this.db.get<{ queued: number; inFlight: number; awaitingCallback: number }>(sql`SELECT
+      count(CASE WHEN status = 'QUEUED' THEN 1 END) AS queued,
+      count(CASE WHEN ${inFlight} THEN 1 END) AS "inFlight",
+      count(awaiting_callback_since) AS "awaitingCallback" FROM calls WHERE deleting_since IS NULL`);
+    return row ?? { queued: 0, inFlight: 0, awaitingCallback: 0 };
   }
 }

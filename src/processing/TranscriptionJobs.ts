@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
-import type { Db } from '../infrastructure/database/openDatabase.js';
+import { sql } from 'drizzle-orm';
+import type { SqlDatabase } from '../infrastructure/database/SqlDatabase.js';
 
 export type TranscriptionJobState = 'waiting' | 'received' | 'failed' | 'abandoned';
 
@@ -13,7 +13,7 @@ export interface TranscriptionJob {
   errorReason: string | null;
 }
 
-const jobColumns = 'job_id AS jobId, call_id AS callId, state, submitted_at AS submittedAt, error_reason AS errorReason';
+const jobColumns = sql`job_id AS "jobId", call_id AS "callId", state, submitted_at AS "submittedAt", error_reason AS "errorReason"`;
 
 /**
  * Jobs submitted to a transcription provider that answers with a callback, and the
@@ -21,11 +21,7 @@ const jobColumns = 'job_id AS jobId, call_id AS callId, state, submitted_at AS s
  * one `waiting` job: a new submission (a retry, a reprocess) abandons the one before.
  */
 export class TranscriptionJobs {
-  private readonly sqlite: Database.Database;
-
-  constructor(db: Db) {
-    this.sqlite = db.$client;
-  }
+  constructor(private readonly db: SqlDatabase) {}
 
   /** A new job id: 24 random bytes, base64url (unguessable: it is what a callback names). */
   static newJobId(): string {
@@ -33,47 +29,35 @@ export class TranscriptionJobs {
   }
 
   /** Records a job about to be submitted; the call's earlier waiting jobs are abandoned. */
-  open(jobId: string, callId: string, now: number): void {
-    this.sqlite.transaction(() => {
-      this.sqlite.prepare(`UPDATE transcription_jobs SET state = 'abandoned', ended_at = ? WHERE call_id = ? AND state = 'waiting'`).run(now, callId);
-      this.sqlite.prepare(`INSERT INTO transcription_jobs (job_id, call_id, state, submitted_at) VALUES (?, ?, 'waiting', ?)`).run(jobId, callId, now);
-    }).immediate();
+  open(jobId: string, callId: string, now: number): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      await tx.run(sql`UPDATE transcription_jobs SET state = 'abandoned', ended_at = ${now} WHERE call_id = ${callId} AND state = 'waiting'`);
+      await tx.run(sql`INSERT INTO transcription_jobs (job_id, call_id, state, submitted_at) VALUES (${jobId}, ${callId}, 'waiting', ${now})`);
+    });
   }
 
-  find(jobId: string): TranscriptionJob | undefined {
-    return this.sqlite.prepare(`SELECT ${jobColumns} FROM transcription_jobs WHERE job_id = ?`)
-      .get(jobId) as TranscriptionJob | undefined;
+  find(jobId: string): Promise<TranscriptionJob | undefined> {
+    return this.db.get<TranscriptionJob>(sql`SELECT ${jobColumns} FROM transcription_jobs WHERE job_id = ${jobId}`);
   }
 
   /** Ends a waiting job (with the call's errorReason when the provider reported a failure); false when it was not waiting. */
-  end(jobId: string, state: Exclude<TranscriptionJobState, 'waiting'>, now: number, errorReason: string | null = null): boolean {
-    return this.sqlite.prepare(`UPDATE transcription_jobs SET state = ?, ended_at = ?, error_reason = ? WHERE job_id = ? AND state = 'waiting'`)
-      .run(state, now, errorReason, jobId).changes === 1;
+  async end(jobId: string, state: Exclude<TranscriptionJobState, 'waiting'>, now: number, errorReason: string | null = null): Promise<boolean> {
+    return (await this.db.run(sql`UPDATE transcription_jobs SET state = ${state}, ended_at = ${now}, error_reason = ${errorReason}
+      WHERE job_id = ${jobId} AND state = 'waiting'`)) === 1;
   }
 
   /** Gives up the call's waiting job (no callback in time): a late callback for it is refused. */
-  abandonWaiting(callId: string, now: number): void {
-    this.sqlite.prepare(`UPDATE transcription_jobs SET state = 'abandoned', ended_at = ? WHERE call_id = ? AND state = 'waiting'`).run(now, callId);
-  }
-
-  /** Whether the call's latest job has been answered (a callback that came before the call was marked as waiting). */
-  latestReceived(callId: string): TranscriptionJob | undefined {
-    return this.sqlite.prepare(`SELECT ${jobColumns} FROM transcription_jobs
-      WHERE call_id = ? ORDER BY submitted_at DESC, rowid DESC LIMIT 1`).get(callId) as TranscriptionJob | undefined;
+  async abandonWaiting(callId: string, now: number): Promise<void> {
+    await this.db.run(sql`UPDATE transcription_jobs SET state = 'abandoned', ended_at = ${now} WHERE call_id = ${callId} AND state = 'waiting'`);
   }
 
   /** Whether a callback with this `webhook-id` was accepted before. */
-  seen(webhookId: string): boolean {
-    return this.sqlite.prepare('SELECT 1 FROM webhook_receipts WHERE webhook_id = ?').get(webhookId) !== undefined;
+  async seen(webhookId: string): Promise<boolean> {
+    return (await this.db.get(sql`SELECT 1 AS seen FROM webhook_receipts WHERE webhook_id = ${webhookId}`)) !== undefined;
   }
 
   /** Remembers an accepted callback's `webhook-id` (inside the caller's transaction). */
-  remember(webhookId: string, jobId: string, now: number): void {
-    this.sqlite.prepare('INSERT OR IGNORE INTO webhook_receipts (webhook_id, job_id, received_at) VALUES (?, ?, ?)').run(webhookId, jobId, now);
-  }
-
-  /** Runs `work` in one immediate transaction. */
-  atomically<T>(work: () => T): T {
-    return this.sqlite.transaction(work).immediate();
+  async remember(webhookId: string, jobId: string, now: number): Promise<void> {
+    await this.db.run(sql`INSERT INTO webhook_receipts (webhook_id, job_id, received_at) VALUES (${webhookId}, ${jobId}, ${now}) ON CONFLICT DO NOTHING`);
   }
 }

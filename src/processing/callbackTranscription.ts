@@ -51,7 +51,7 @@ export class CallbackTranscription {
     private readonly jobs: TranscriptionJobs,
     private readonly settings: () => CallbackTranscriptionSettings,
     /** Whether a secret to verify callbacks with is configured: without one, no callback could ever be accepted. */
-    private readonly hasSecret: () => boolean,
+    private readonly hasSecret: () => Promise<boolean>,
   ) {}
 
   /**
@@ -61,7 +61,7 @@ export class CallbackTranscription {
    */
   async submit(callId: string, cleaned: CleanedAudio, diarization: Diarization, context: StageContext): Promise<never> {
     const settings = this.settings();
-    if (!this.hasSecret()) {
+    if (!(await this.hasSecret())) {
       throw new StageFailure('unavailable', 'No secret for the transcription provider\'s callbacks is configured: generate one on the admin page (Settings, Inference) or set TRANSCRIPTION_WEBHOOK_SECRET, give it to the provider, and reprocess the call');
     }
     const folder = this.store.pathOf(pendingKey(callId));
@@ -73,7 +73,7 @@ export class CallbackTranscription {
 
     const jobId = TranscriptionJobs.newJobId();
     // Before the request: a fast provider may call back before it has answered it.
-    this.jobs.open(jobId, callId, Date.now());
+    await this.jobs.open(jobId, callId, Date.now());
     const host = new URL(settings.url).host;
     let answer;
     try {
@@ -85,12 +85,12 @@ export class CallbackTranscription {
         signal: context.signal,
       });
     } catch (error) {
-      this.jobs.end(jobId, 'failed', Date.now());
+      await this.jobs.end(jobId, 'failed', Date.now());
       if (context.signal.aborted) throw error;
       throw transportFailure('transcription server', host, error, 'TRANSCRIPTION_TIMEOUT_SECONDS');
     }
     if (answer.status < 200 || answer.status >= 300) {
-      this.jobs.end(jobId, 'failed', Date.now());
+      await this.jobs.end(jobId, 'failed', Date.now());
       const message = serverMessageOf(answer, [settings.apiKey]);
       const detail = `HTTP ${answer.status}${message ? `: ${message}` : ''}`;
       if (answer.status >= 400 && answer.status < 500) throw new StageFailure('rejected', `The transcription server at ${host} refused the call (${detail})`);

@@ -162,7 +162,7 @@ export function createProductionPipeline(config: Config, dependencies: Productio
   return async (job, run) => {
     // Per run: the voice-match thresholds can be changed on the admin page while the service runs.
     const options = { ...withWhisperServer(speechOptionsFromConfig(config), dependencies.whisperServer), ...(dependencies.callback ? { callback: dependencies.callback } : {}) };
-    const voice = planVoiceMatch(config, dependencies, job.userId);
+    const voice = await planVoiceMatch(config, dependencies, job.userId);
     const speech = await runSpeechStages({ ...job, createdAt: Date.now() }, run, options, voice);
     if (voice.status !== 'DISABLED' && voice.status !== 'NO_PROFILE') dependencies.onVoiceMatch?.(job.callId, speech.voiceMatch);
     const analysed = await runAnalysisStages({ transcript: speech.transcript, metadata: job.metadata, recordedAt: job.recordedAt, timeZone }, run, analyser);
@@ -187,7 +187,7 @@ export interface AnalysisStagesResult extends AnalysedCall {
  * pipeline and by `callscope process` / `analyze-transcript`.
  */
 export async function runAnalysisStages(input: AnalysisInput, run: PipelineRun, analyser: Analyser): Promise<AnalysisStagesResult> {
-  run.enterPhase('ANALYZING');
+  await run.enterPhase('ANALYZING');
   const analysed = await run.stage(productionStages.analysis, (context) => analyseCall(input, analyser, context));
   const rows = await run.optionalStage(
     productionStages.actionItems,
@@ -234,10 +234,10 @@ export interface ProductionPipelineDependencies {
 }
 
 /** What voice matching can do for the user's call (see {@link VoiceMatchPlan}). */
-export function planVoiceMatch(config: Pick<Config, 'SERVICE_VOICE_EMBEDDING_ENABLED'>, dependencies: ProductionPipelineDependencies, userId: string): VoiceMatchPlan {
+export async function planVoiceMatch(config: Pick<Config, 'SERVICE_VOICE_EMBEDDING_ENABLED'>, dependencies: ProductionPipelineDependencies, userId: string): Promise<VoiceMatchPlan> {
   if (!config.SERVICE_VOICE_EMBEDDING_ENABLED || !dependencies.voiceProfiles) return { status: 'DISABLED' };
   try {
-    const profile = dependencies.voiceProfiles.embeddingOf(userId);
+    const profile = await dependencies.voiceProfiles.embeddingOf(userId);
     return profile ? { status: 'READY', profile } : { status: 'NO_PROFILE' };
   } catch {
     // A changed or lost key: the profile cannot be opened, and must be recorded again.

@@ -17,21 +17,32 @@ export interface Processing {
   stop(graceMs?: number): Promise<void>;
 }
 
+export interface ProcessingOptions {
+  /** The lease the engine puts on its calls: the node's id. Defaults to a fresh one. */
+  lease?: string;
+}
+
 /**
  * Starts the processing side in this process (the production pipeline unless `pipeline` is
  * given, with calls waiting while a model it needs is missing): start-up repair of DATA_DIR (recoverStorage),
- * the worker pool, the engine (after its own recovery of calls left in flight), its readiness check, and its wake-up on every queued call. Throws
- * {@link ProcessingLockHeld} when another live process already processes this DATA_DIR.
+ * the worker pool, the engine (after its own recovery of calls left in flight), its readiness check, and its wake-up on every queued call.
+ *
+ * On the embedded database one engine processes a DATA_DIR: it takes the DATA_DIR lock (throwing
+ * {@link ProcessingLockHeld} when another live process holds it) and so may take over every call
+ * left in flight at once. On PostgreSQL any number of engines (nodes) share the queue and the
+ * storage: no lock, and a call is taken over only when its holder's heartbeat is older than
+ * LEASE_TIMEOUT_SECONDS.
  */
-export async function startProcessing(services: Services, log: FastifyBaseLogger, pipeline?: CallPipeline): Promise<Processing> {
-  const lock = new ProcessingLock(services.config.DATA_DIR);
-  lock.acquire();
-  // Only the lock's holder may repair DATA_DIR, and before its engine takes a call: recovery removes
-  // every work folder and temp file, which a run already under way would be using.
+export async function startProcessing(services: Services, log: FastifyBaseLogger, pipeline?: CallPipeline, options: ProcessingOptions = {}): Promise<Processing> {
+  const exclusive = services.database.dialect === 'sqlite';
+  const lock = exclusive ? new ProcessingLock(services.config.DATA_DIR) : undefined;
+  lock?.acquire();
+  // Before the engine takes a call: recovery removes work folders and temp files, which a run
+  // under way would be using (exclusive: none can be; shared: only old ones of finished calls).
   try {
-    await recoverStorage(services, log);
+    await recoverStorage(services, log, { exclusive });
   } catch (error) {
-    lock.release();
+    lock?.release();
     throw error;
   }
   const pool = new WorkerPool(services.config.WORKER_THREADS, (error) => log.warn({ err: error }, 'worker pool error outside a task'));
@@ -40,12 +51,13 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
     'whisper-server is not built (native/bin/whisper-server): every call runs whisper-cli and loads the model again; run `npm run build:native`',
   ));
   const engine = new ProcessingEngine({
-    services, pool, pipeline: pipeline ?? createServicePipeline(services, log, whisperServer), log,
+    services, pool, pipeline: pipeline ?? createServicePipeline(services, log, whisperServer), log, exclusive,
+    ...(options.lease ? { lease: options.lease } : {}),
     // The production pipeline's models: calls wait while one is missing. A pipeline given by the caller loads what it loads.
     ...(pipeline ? {} : { missingModels: () => missingModels(services.config, { settleMs: modelSettleMs }) }),
   });
-  services.readinessChecks.workerPool = () => {
-    const depth = engine.queue.depth();
+  services.readinessChecks.workerPool = async () => {
+    const depth = await engine.queue.depth();
     const waiting = engine.waitingForModels;
     return {
       status: engine.isRunning && !pool.isClosed ? 'UP' : 'DOWN',
@@ -59,7 +71,7 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
     };
   };
   const stopListening = services.queueSignal.listen(() => engine.wake());
-  engine.start();
+  await engine.start();
   return {
     engine,
     pool,
@@ -67,7 +79,7 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
       stopListening();
       const stopped = await engine.stop(graceMs);
       const [freed] = await Promise.all([pool.close(), whisperServer?.stop()]);
-      lock.release();
+      lock?.release();
       log.info({ ...stopped, threads: freed.threads, resourcesFreed: freed.resourcesFreed }, 'processing stopped');
     },
   };

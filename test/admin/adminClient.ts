@@ -15,13 +15,13 @@ export interface AdminBrowser {
 }
 
 /** Issues the setup link as `server.ts` does once the server listens (the same link on every call). */
-export function issueSetupLink(testApp: TestApp): string | undefined {
+export function issueSetupLink(testApp: TestApp): Promise<string | undefined> {
   return testApp.services.admin.setupLink.prepare(testApp.app.server.address());
 }
 
 /** The setup token from the link written to DATA_DIR (issued first if need be). */
-export function setupTokenOf(testApp: TestApp): string {
-  issueSetupLink(testApp);
+export async function setupTokenOf(testApp: TestApp): Promise<string> {
+  await issueSetupLink(testApp);
   const link = readFileSync(join(testApp.dataDir, setupLinkFileName), 'utf8').trim();
   const token = new URL(link).searchParams.get('token');
   if (!token) throw new Error(`no token in ${link}`);
@@ -56,7 +56,7 @@ export function browserOf(testApp: TestApp, cookie: string, csrfToken: string): 
 
 /** Sets the admin password through the setup link and returns the signed-in browser. */
 export async function completeSetup(testApp: TestApp, password = adminPassword): Promise<AdminBrowser> {
-  const response = await postJson(testApp, '/admin/api/setup', { token: setupTokenOf(testApp), password });
+  const response = await postJson(testApp, '/admin/api/setup', { token: await setupTokenOf(testApp), password });
   expect(response.status).toBe(200);
   const { csrfToken } = (await response.json()) as { csrfToken: string };
   return browserOf(testApp, sessionCookieOf(response), csrfToken);

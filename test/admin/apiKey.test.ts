@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
 import { completeSetup, errorCodeOf, type AdminBrowser } from './adminClient.js';
@@ -39,7 +40,7 @@ describe('API key generated on the admin page', () => {
     const settings = (await (await browser.fetch('/admin/api/settings')).json()) as { apiKey: { configured: boolean; source: string; createdAt: string } };
     expect(settings.apiKey).toMatchObject({ configured: true, source: 'stored' });
     expect(Date.parse(settings.apiKey.createdAt)).toBeGreaterThan(0);
-    const stored = JSON.stringify(testApp.services.database.sqlite.prepare('SELECT * FROM admin_credentials').all());
+    const stored = JSON.stringify(await testApp.services.database.sql.all(sql`SELECT * FROM admin_credentials`));
     expect(stored).not.toContain(second);
   });
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
 import { adminPassword, completeSetup, postJson, setupTokenOf, signIn } from './adminClient.js';
@@ -12,7 +13,7 @@ let entries: AuditBody['entries'];
 
 beforeAll(async () => {
   testApp = await startTestApp();
-  const setupToken = setupTokenOf(testApp);
+  const setupToken = await setupTokenOf(testApp);
   secrets.push(setupToken, adminPassword);
   const browser = await completeSetup(testApp);
   const wrongPassword = 'a wrong but long password';
@@ -52,8 +53,8 @@ test('limit caps the entries', async () => {
   expect((await browser.fetch('/admin/api/audit?limit=0')).status).toBe(400);
 });
 
-test('neither the audit log nor the service log holds a password, token, session id or key', () => {
-  const audit = JSON.stringify(entries) + JSON.stringify(testApp.services.database.sqlite.prepare('SELECT * FROM admin_audit').all());
+test('neither the audit log nor the service log holds a password, token, session id or key', async () => {
+  const audit = JSON.stringify(entries) + JSON.stringify(await testApp.services.database.sql.all(sql`SELECT * FROM admin_audit`));
   const logs = JSON.stringify(testApp.logLines);
   for (const secret of secrets) {
     expect(audit, 'audit').not.toContain(secret);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
 import { adminPassword, browserOf, completeSetup, errorCodeOf, postJson, signIn, type AdminBrowser } from './adminClient.js';
@@ -40,7 +41,7 @@ describe('sign-in', () => {
 
   test('the session cookie is not stored: only its hash is', async () => {
     const browser = await signIn(testApp);
-    const rows = testApp.services.database.sqlite.prepare('SELECT id_hash FROM admin_sessions').all();
+    const rows = await testApp.services.database.sql.all(sql`SELECT id_hash FROM admin_sessions`);
     expect(JSON.stringify(rows)).not.toContain(browser.cookie.split('=')[1]);
   });
 

@@ -96,17 +96,21 @@ describe('settings', () => {
     expect(testApp.services.config.STALE_JOB_MINUTES).toBe(20);
   });
 
-  test('stored values apply at the next start where no env variable is set; the environment wins', () => {
-    const env = { DATA_DIR: testApp.dataDir, LOG_LEVEL: 'silent', LOCAL_AUTH: 'true', MAX_FILE_SIZE: '2000000', STALE_JOB_MINUTES: '45' };
+  test('stored values apply at the next start where no env variable is set; the environment wins', async () => {
+    // The app's database: its DATA_DIR, and on a PostgreSQL run its DATABASE_URL.
+    const { DATABASE_URL } = testApp.services.config;
+    const env = {
+      DATA_DIR: testApp.dataDir, ...(DATABASE_URL ? { DATABASE_URL } : {}), LOG_LEVEL: 'silent', LOCAL_AUTH: 'true', MAX_FILE_SIZE: '2000000', STALE_JOB_MINUTES: '45',
+    };
     const loaded = loadConfig(env);
-    const next = createServices(loaded, { processMetrics: false });
+    const next = await createServices(loaded, { processMetrics: false });
     try {
       expect(next.config).toMatchObject({ OIDC_ISSUER: 'https://idp.example', OIDC_AUDIENCE: 'callscope-app', STALE_JOB_MINUTES: 45, MAX_FILE_SIZE: 2_000_000 });
       expect(next.tokenVerifier).toBeDefined();
       // The caller's object is left as loaded.
       expect(loaded.OIDC_ISSUER).toBeUndefined();
     } finally {
-      next.close();
+      await next.close();
     }
   });
 });

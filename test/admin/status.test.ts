@@ -22,10 +22,10 @@ beforeAll(async () => {
   await seedCall(services, 'status-user', { ...personal, status: 'QUEUED' });
   await seedCall(services, 'status-user', { ...personal, status: 'QUEUED' });
 
-  const events = new ProcessingEventRepository(services.database.db);
+  const events = new ProcessingEventRepository(services.database.sql);
   for (const [stage, durationMs, outcome] of [['cleanup', 100, 'OK'], ['cleanup', 300, 'OK'], ['transcription', 2000, 'OK'], ['transcription', 500, 'FAILED']] as const) {
-    const id = events.start(completed, stage, now - durationMs);
-    events.finish(id, outcome, now);
+    const id = await events.start(completed, stage, now - durationMs);
+    await events.finish(id, outcome, now);
   }
 });
 afterAll(async () => { await testApp.close(); });
@@ -49,7 +49,7 @@ test('the status shows health, readiness, queue, the last 24 hours and recent fa
 
 test('the status carries no call content, contact details or user ids', async () => {
   const text = await (await browser.fetch('/admin/api/status')).text();
-  for (const personal of ['Zebulon', 'Quixote', 'pricing', '5559876543', 'Diane', 'Sheila', 'Contract', 'status-user', seedUser(testApp.services, 'status-user').id]) {
+  for (const personal of ['Zebulon', 'Quixote', 'pricing', '5559876543', 'Diane', 'Sheila', 'Contract', 'status-user', (await seedUser(testApp.services, 'status-user')).id]) {
     expect(text).not.toContain(personal);
   }
 });

@@ -35,8 +35,8 @@ if (!hasChromium) console.warn(`test/browser/admin.browser.test.ts: skipped, ${c
  * What `server.ts` does once it listens on a first start: issue the setup link, written to
  * `<DATA_DIR>/admin-setup-link.txt` (startTestApp builds the app without server.ts).
  */
-function issueSetupLink(app: TestApp): void {
-  if (!existsSync(join(app.dataDir, 'admin-setup-link.txt'))) app.services.admin.setupLink.prepare(app.app.server.address());
+async function issueSetupLink(app: TestApp): Promise<void> {
+  if (!existsSync(join(app.dataDir, 'admin-setup-link.txt'))) await app.services.admin.setupLink.prepare(app.app.server.address());
 }
 
 /** Reads the one-time setup token from `<DATA_DIR>/admin-setup-link.txt`. */
@@ -127,8 +127,8 @@ describe.skipIf(!hasChromium)(suiteName, () => {
       startTestApp({ VAD_MODEL: corrupted, SEGMENTATION_MODEL: 'models/absent-segmentation.onnx', WHISPER_MODEL: 'models/absent-whisper.bin' }),
       startTestApp(),
     ]);
-    issueSetupLink(app);
-    issueSetupLink(lockedApp);
+    await issueSetupLink(app);
+    await issueSetupLink(lockedApp);
   }, 60_000);
 
   afterAll(async () => {
@@ -457,7 +457,7 @@ describe.skipIf(!hasChromium)(suiteName, () => {
     });
     const processing = await startProcessing(site.services, pino({ level: 'silent' }));
     try {
-      issueSetupLink(site);
+      await issueSetupLink(site);
       await ensureSetUp(site, firstPassword);
       await uploadCall(site.as('alice'));
       await signedInAt(page, site, firstPassword, '/admin/status');

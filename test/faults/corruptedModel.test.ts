@@ -88,7 +88,7 @@ function service(env: () => Record<string, string>) {
       const view = (await (await alice(`/api/calls/${callId}`)).json()) as CallView;
       return (view.status === 'FAILED' || view.status === 'COMPLETED') && view;
     }, 90_000);
-    const events = new ProcessingEventRepository(state.testApp.services.database.db).forCall(callId);
+    const events = await new ProcessingEventRepository(state.testApp.services.database.sql).forCall(callId);
     return { callId, status: call.status, errorReason: call.errorReason, stages: events.map((event) => `${event.stage}:${event.outcome}`) };
   }
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../../src/createServices.js';
@@ -49,22 +50,21 @@ export function storedAudioPath(dataDir: string, callId: string, format: string)
 /** Tables holding rows that belong to one call. */
 export type CallTable = 'calls' | 'call_artifacts' | 'action_items' | 'processing_events';
 
-/** How many rows of `table` belong to the call (read straight from SQLite). */
-export function rowsOfCall(services: Services, table: CallTable, callId: string): number {
+/** How many rows of `table` belong to the call (read straight from the database). */
+export async function rowsOfCall(services: Services, table: CallTable, callId: string): Promise<number> {
   const column = table === 'calls' ? 'id' : 'call_id';
-  const row = services.database.sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`).get(callId) as { n: number };
-  return row.n;
+  const row = await services.database.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} = ${callId}`);
+  return row?.n ?? 0;
 }
 
 /** Every call row in the database, of any user. */
-export function allCallRows(services: Services): number {
-  return (services.database.sqlite.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+export async function allCallRows(services: Services): Promise<number> {
+  return (await services.database.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM calls`))?.n ?? 0;
 }
 
 /** Records one finished pipeline stage for a call, as the worker does. */
-export function recordProcessingEvent(services: Services, callId: string, stage = 'transcription'): void {
+export async function recordProcessingEvent(services: Services, callId: string, stage = 'transcription'): Promise<void> {
   const now = services.clock();
-  services.database.sqlite
-    .prepare('INSERT INTO processing_events (call_id, stage, outcome, started_at, ended_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(callId, stage, 'OK', now - 1000, now, 1000);
+  await services.database.sql.run(sql`INSERT INTO processing_events (call_id, stage, outcome, started_at, ended_at, duration_ms)
+    VALUES (${callId}, ${stage}, 'OK', ${now - 1000}, ${now}, 1000)`);
 }

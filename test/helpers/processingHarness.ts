@@ -114,7 +114,7 @@ export interface TestPipelineSteps {
 export function testPipeline(steps: TestPipelineSteps = {}): CallPipeline {
   return async (job, run) => {
     await run.stage(testStages.transcription, async (context) => { await steps.transcription?.(context, job); });
-    run.enterPhase('ANALYZING');
+    await run.enterPhase('ANALYZING');
     const analysis = await run.stage({ ...testStages.analysis, transientRetries: steps.analysisRetries ?? 1 }, async (context) => ({
       ...analysisV2Fixture(),
       ...(await steps.analysis?.(context, job)),
@@ -140,8 +140,11 @@ export interface EngineTestContext {
   readonly testApp: TestApp;
   /** Replaces this test's app by one started with other settings (added to the file's). */
   restartApp(env: Record<string, string>): Promise<TestApp>;
-  /** A started engine on the app's services, woken by uploads as `startProcessing` wires it; stopped after the test. */
-  startEngine(pipeline: CallPipeline, options?: Pick<EngineDependencies, 'missingModels'>): TestEngine;
+  /**
+   * A started engine on the app's services, woken by uploads as `startProcessing` wires it;
+   * stopped after the test. Resolves once its start-up take-over of calls left in flight is done.
+   */
+  startEngine(pipeline: CallPipeline, options?: Pick<EngineDependencies, 'missingModels'>): Promise<TestEngine>;
   /** An engine that was never started: no recovery, takes no call (to run a sweep on its own). */
   idleEngine(pipeline?: CallPipeline): ProcessingEngine;
 }
@@ -161,7 +164,9 @@ export function useEngineTestApp(env: Record<string, string> = {}): EngineTestCo
   };
   const newEngine = (pipeline: CallPipeline, options: Pick<EngineDependencies, 'missingModels'> = {}) => {
     const current = started();
-    return new ProcessingEngine({ services: current.testApp.services, pool: current.pool, pipeline, log: current.testApp.app.log, ...options });
+    const { services } = current.testApp;
+    // Exclusive on SQLite, as `startProcessing` makes it: the app's engine is alone on its DATA_DIR.
+    return new ProcessingEngine({ services, pool: current.pool, pipeline, log: current.testApp.app.log, exclusive: services.database.dialect === 'sqlite', ...options });
   };
 
   beforeAll(() => { pool = new WorkerPool(1); });
@@ -180,7 +185,7 @@ export function useEngineTestApp(env: Record<string, string> = {}): EngineTestCo
       testApp = await startTestApp({ WORKER_CONCURRENCY: '1', ...env, ...otherEnv });
       return testApp;
     },
-    startEngine: (pipeline, options) => {
+    startEngine: async (pipeline, options) => {
       const engine = newEngine(pipeline, options);
       const stopListening = started().testApp.services.queueSignal.listen(() => engine.wake());
       const testEngine: TestEngine = {
@@ -192,7 +197,7 @@ export function useEngineTestApp(env: Record<string, string> = {}): EngineTestCo
         },
       };
       engines.add(testEngine);
-      engine.start();
+      await engine.start();
       return testEngine;
     },
     idleEngine: (pipeline = testPipeline()) => newEngine(pipeline),
@@ -240,8 +245,8 @@ export function waitForStatus(client: UserClient, callId: string, status: CallSt
 }
 
 /** The call's processing events as (stage, outcome) pairs, oldest first. */
-export function stageOutcomes(engine: ProcessingEngine, callId: string): [string, string][] {
-  return engine.events.forCall(callId).map((event: ProcessingEventRecord) => [event.stage, event.outcome]);
+export async function stageOutcomes(engine: ProcessingEngine, callId: string): Promise<[string, string][]> {
+  return (await engine.events.forCall(callId)).map((event: ProcessingEventRecord) => [event.stage, event.outcome]);
 }
 
 /** Uploads a short WAV through POST /api/calls/analyze and returns the accepted call's id. */

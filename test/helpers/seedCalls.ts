@@ -29,7 +29,7 @@ export function seedUser(services: Services, localUserId: string) {
  * v2 transcript, an analysis (v2 or v1) and action items, stored as the pipeline stores them.
  */
 export async function seedCall(services: Services, localUserId: string, options: SeedOptions = {}): Promise<string> {
-  const user = seedUser(services, localUserId);
+  const user = await seedUser(services, localUserId);
   const callId = randomUUID();
   const now = options.createdAt ?? services.clock();
   const audio = wavFile(0.1);
@@ -38,7 +38,7 @@ export async function seedCall(services: Services, localUserId: string, options:
   await import('node:fs/promises').then((fs) => fs.writeFile(tempPath, audio));
   await services.store.adoptTempFile(tempPath, audioKey);
   const status = options.status ?? 'COMPLETED';
-  services.calls.insert({
+  await services.calls.insert({
     id: callId, userId: user.id, title: options.title ?? 'Seeded call', fileName: 'seeded.wav',
     contactName: options.contactName ?? 'Sheila', phoneNumber: options.phoneNumber ?? '+15551234567',
     direction: 'OUTGOING', status: status === 'COMPLETED' ? 'ANALYZING' : status,
@@ -52,7 +52,7 @@ export async function seedCall(services: Services, localUserId: string, options:
     { title: 'Send the contract', dueDate: '2026-12-01' },
     { title: 'Call back about pricing', dueDate: null },
   ];
-  await storeCallResults({ ...services, sqlite: services.database.sqlite }, user.id, {
+  await storeCallResults({ ...services, database: services.database.sql }, user.id, {
     callId,
     transcript: transcriptFixture(callId, now),
     analysis: options.analysisVersion === 1 ? analysisV1Fixture() : analysisV2Fixture(),
@@ -65,7 +65,7 @@ export async function seedCall(services: Services, localUserId: string, options:
       createdAt: item.createdAt ?? now + index, updatedAt: item.createdAt ?? now + index,
     })),
   });
-  services.calls.update(callId, { updatedAt: now });
+  await services.calls.update(callId, { updatedAt: now });
   return callId;
 }
 

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/loadConfig.js';
 import { createServices, type Services } from '../../src/createServices.js';
 import { loggerOptions } from '../../src/infrastructure/logging/loggerOptions.js';
+import { testDatabaseEnvironment } from './testDatabase.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -23,12 +24,14 @@ export interface TestApp {
 
 /**
  * Builds the real app on a fresh temp DATA_DIR with the given environment (local-user mode on
- * unless overridden), listens on a loopback port and returns helpers to call it.
+ * unless overridden), on a database of its own (SQLite in DATA_DIR, or on a PostgreSQL run a
+ * fresh database: test/helpers/testDatabase.ts), listens on a loopback port and returns helpers to call it.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callscope-test-'));
-  const config = loadConfig({ LOCAL_AUTH: 'true', DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMIT_PER_MINUTE: '0', ...env });
-  const services = createServices(config, { processMetrics: false });
+  const database = env.DATABASE_URL ? {} : await testDatabaseEnvironment();
+  const config = loadConfig({ LOCAL_AUTH: 'true', DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMIT_PER_MINUTE: '0', ...database, ...env });
+  const services = await createServices(config, { processMetrics: false });
   const logLines: Record<string, unknown>[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -54,7 +57,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       // client still sending; app.close() only drops idle connections and would wait for it.
       app.server.closeAllConnections();
       await app.close();
-      services.close();
+      await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -37,7 +37,8 @@ async function seedPortfolio(services: Services, user: 'alice' | 'bob'): Promise
     }));
   }
   const failedCallId = await seedCall(services, user, { status: 'FAILED', title: `${user} failed call` });
-  const actionItemIds = completedCallIds.flatMap((callId) => services.actionItems.listForCall(callId).map((item) => item.id));
+  const itemsOfCalls = await Promise.all(completedCallIds.map((callId) => services.actionItems.listForCall(callId)));
+  const actionItemIds = itemsOfCalls.flat().map((item) => item.id);
   return {
     completedCallIds,
     failedCallId,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { StageFailure } from '../../src/pipeline/StageFailure.js';
 import {
@@ -41,11 +42,11 @@ describe('retry rule', () => {
     const analysis = failingFirst(new StageFailure('transient', 'The model server answered 503'));
     const callId = await uploadCall(alice());
 
-    const processing = setup.startEngine(testPipeline({ analysis }));
+    const processing = await setup.startEngine(testPipeline({ analysis }));
 
     expect(await waitForStatus(alice(), callId, 'COMPLETED')).toEqual({ status: 'COMPLETED', errorReason: null });
     expect(analysis.attempts).toBe(2);
-    expect(stageOutcomes(processing.engine, callId)).toEqual([
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([
       ['transcription', 'OK'], ['analysis', 'RETRIED'], ['analysis', 'OK'], ['actionItems', 'OK'],
     ]);
     expect(await actionItemCount(callId)).toBe(2);
@@ -59,11 +60,11 @@ describe('retry rule', () => {
     const analysis = failingFirst(new StageFailure('transient', 'The model server answered 503'), new StageFailure('transient', 'The model server timed out'));
     const callId = await uploadCall(alice());
 
-    const processing = setup.startEngine(testPipeline({ analysis, analysisRetries: 1 }));
+    const processing = await setup.startEngine(testPipeline({ analysis, analysisRetries: 1 }));
 
     expect(await waitForStatus(alice(), callId, 'FAILED')).toEqual({ status: 'FAILED', errorReason: 'The model server timed out' });
     expect(analysis.attempts).toBe(2);
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'RETRIED'], ['analysis', 'FAILED']]);
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'RETRIED'], ['analysis', 'FAILED']]);
     expect(await actionItemCount(callId)).toBe(0);
   });
 
@@ -71,22 +72,22 @@ describe('retry rule', () => {
     const transcription = failingFirst(new StageFailure('transient', 'The recogniser crashed'));
     const callId = await uploadCall(alice());
 
-    const processing = setup.startEngine(testPipeline({ transcription }));
+    const processing = await setup.startEngine(testPipeline({ transcription }));
 
     expect(await waitForStatus(alice(), callId, 'FAILED')).toEqual({ status: 'FAILED', errorReason: 'The recogniser crashed' });
     expect(transcription.attempts).toBe(1);
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'FAILED']]);
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'FAILED']]);
   });
 
   test('a rejection is not retried even where transient failures would be', async () => {
     const analysis = failingFirst(new StageFailure('rejected', 'The model refused the prompt'));
     const callId = await uploadCall(alice());
 
-    const processing = setup.startEngine(testPipeline({ analysis, analysisRetries: 3 }));
+    const processing = await setup.startEngine(testPipeline({ analysis, analysisRetries: 3 }));
 
     expect(await waitForStatus(alice(), callId, 'FAILED')).toEqual({ status: 'FAILED', errorReason: 'The model refused the prompt' });
     expect(analysis.attempts).toBe(1);
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'FAILED']]);
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'FAILED']]);
     expect(await metricsText()).not.toContain('callscope_pipeline_stage_retries_total{stage="analysis"}');
   });
 });
@@ -95,19 +96,19 @@ describe('optional stage', () => {
   test('a failed action-item extraction still completes the call: the analysis carries the warning and there are no action items', async () => {
     const callId = await uploadCall(alice());
 
-    const processing = setup.startEngine(testPipeline({ actionItems: async () => { throw new StageFailure('transient', 'The model server answered 502'); } }));
+    const processing = await setup.startEngine(testPipeline({ actionItems: async () => { throw new StageFailure('transient', 'The model server answered 502'); } }));
 
     expect(await waitForStatus(alice(), callId, 'COMPLETED')).toEqual({ status: 'COMPLETED', errorReason: null });
     expect((await analysisOf(callId)).qualityWarnings).toEqual([actionItemWarning]);
     expect(await actionItemCount(callId)).toBe(0);
     expect((await alice()(`/api/calls/${callId}/transcript`)).status).toBe(200);
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'OK'], ['actionItems', 'FAILED']]);
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'OK'], ['actionItems', 'FAILED']]);
   });
 
   test('a call whose stages all succeed has no quality warning added', async () => {
     const callId = await uploadCall(alice());
 
-    setup.startEngine(testPipeline());
+    await setup.startEngine(testPipeline());
 
     await waitForStatus(alice(), callId, 'COMPLETED');
     expect((await analysisOf(callId)).qualityWarnings).toEqual([]);
@@ -118,23 +119,23 @@ describe('stage bookkeeping', () => {
   test('while a stage runs the call records that stage and the share of the run already done', async () => {
     const analysing = new StageGate();
     const callId = await uploadCall(alice());
-    const progressOf = () => setup.testApp.services.database.sqlite
-      .prepare('SELECT stage, progress, last_progress_at AS lastProgressAt FROM calls WHERE id = ?').get(callId) as { stage: string | null; progress: number; lastProgressAt: number };
+    const progressOf = () => setup.testApp.services.database.sql
+      .get<{ stage: string | null; progress: number; lastProgressAt: number }>(sql`SELECT stage, progress, last_progress_at AS "lastProgressAt" FROM calls WHERE id = ${callId}`);
 
-    const processing = setup.startEngine(testPipeline({ analysis: analysing.pass }));
+    const processing = await setup.startEngine(testPipeline({ analysis: analysing.pass }));
 
     await analysing.reached();
-    expect(progressOf()).toMatchObject({ stage: 'analysis', progress: 0.6 });
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'RUNNING']]);
+    expect(await progressOf()).toMatchObject({ stage: 'analysis', progress: 0.6 });
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['transcription', 'OK'], ['analysis', 'RUNNING']]);
     analysing.open();
     await waitForStatus(alice(), callId, 'COMPLETED');
-    expect(progressOf()).toMatchObject({ stage: null, progress: 1 });
+    expect(await progressOf()).toMatchObject({ stage: null, progress: 1 });
   });
 
   test('every stage writes one log line with its name, outcome and duration, and nothing of the call\'s content', async () => {
     const callId = await uploadCall(alice());
 
-    setup.startEngine(testPipeline());
+    await setup.startEngine(testPipeline());
 
     await waitForStatus(alice(), callId, 'COMPLETED');
     const stageLines = setup.testApp.logLines.filter((line) => line.msg === 'stage finished' && line.callId === callId);

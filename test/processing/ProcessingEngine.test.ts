@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ describe('working files', () => {
   ] as const)('a run that ends %s leaves only the audio and the stored documents in the call\'s folder', async (status, pipeline, files) => {
     let workDir = '';
     const callId = await uploadCall(alice());
-    const processing = setup.startEngine(async (job, run) => {
+    const processing = await setup.startEngine(async (job, run) => {
       workDir = job.workDir;
       await writeFile(join(job.workDir, 'cleaned.wav'), Buffer.alloc(16));
       return pipeline(job, run);
@@ -52,15 +53,15 @@ describe('a run that loses its call', () => {
       ? testPipeline({ analysis: stuckStage, actionItems: async () => { laterStages += 1; return []; } })
       : testPipeline({ actionItems: async (context, job) => { await stuckStage(context, job); return []; } });
     const callId = await uploadCall(alice());
-    const processing = setup.startEngine(pipeline);
+    const processing = await setup.startEngine(pipeline);
     await gate.reached();
 
-    setup.testApp.services.database.sqlite.prepare('DELETE FROM calls WHERE id = ?').run(callId);
+    await setup.testApp.services.database.sql.run(sql`DELETE FROM calls WHERE id = ${callId}`);
     gate.open();
     await engineIdle(processing.engine);
 
     expect(callFolderExists(callId)).toBe(false);
-    for (const table of ['calls', 'call_artifacts', 'action_items', 'processing_events'] as const) expect(rowsOfCall(setup.testApp.services, table, callId)).toBe(0);
+    for (const table of ['calls', 'call_artifacts', 'action_items', 'processing_events'] as const) expect(await rowsOfCall(setup.testApp.services, table, callId)).toBe(0);
     expect((await alice()(`/api/calls/${callId}`)).status).toBe(404);
     expect(laterStages).toBe(0);
   });
@@ -68,11 +69,11 @@ describe('a run that loses its call', () => {
   test('after losing a call the engine goes on with the next one', async () => {
     const gate = new StageGate({ honourAbort: false });
     const lostCall = await uploadCall(alice());
-    const processing = setup.startEngine(testPipeline({ transcription: async (context, job) => { if (job.callId === lostCall) await gate.pass(context); } }));
+    const processing = await setup.startEngine(testPipeline({ transcription: async (context, job) => { if (job.callId === lostCall) await gate.pass(context); } }));
     await gate.reached();
     const nextCall = await uploadCall(alice());
 
-    setup.testApp.services.database.sqlite.prepare('DELETE FROM calls WHERE id = ?').run(lostCall);
+    await setup.testApp.services.database.sql.run(sql`DELETE FROM calls WHERE id = ${lostCall}`);
     gate.open();
 
     await waitForStatus(alice(), nextCall, 'COMPLETED');
@@ -85,10 +86,10 @@ describe('start-up recovery', () => {
   /** A call another (dead) process held: in flight under its lease, started `attempts` times, with its stage event left RUNNING. */
   async function abandonedCall(status: 'TRANSCRIBING' | 'ANALYZING', attempts: number, lease: string | null = 'engine-dead'): Promise<string> {
     const callId = await seedCall(setup.testApp.services, 'alice', { status });
-    const { sqlite } = setup.testApp.services.database;
-    sqlite.prepare('UPDATE calls SET worker_lease = ?, processing_attempts = ?, stage = ?, last_progress_at = ? WHERE id = ?')
-      .run(lease, attempts, 'transcription', Date.now(), callId);
-    sqlite.prepare("INSERT INTO processing_events (call_id, stage, outcome, started_at) VALUES (?, 'transcription', 'RUNNING', ?)").run(callId, Date.now() - 5000);
+    const database = setup.testApp.services.database.sql;
+    await database.run(sql`UPDATE calls SET worker_lease = ${lease}, processing_attempts = ${attempts}, stage = 'transcription', last_progress_at = ${Date.now()}
+      WHERE id = ${callId}`);
+    await database.run(sql`INSERT INTO processing_events (call_id, stage, outcome, started_at) VALUES (${callId}, 'transcription', 'RUNNING', ${Date.now() - 5000})`);
     return callId;
   }
 
@@ -98,10 +99,10 @@ describe('start-up recovery', () => {
   ] as const)('a call left %s by a dead process (lease %s) is queued again and completed; its RUNNING stage becomes INTERRUPTED', async (status, lease) => {
     const callId = await abandonedCall(status, 1, lease);
 
-    const processing = setup.startEngine(testPipeline());
+    const processing = await setup.startEngine(testPipeline());
 
     await waitForStatus(alice(), callId, 'COMPLETED');
-    expect(stageOutcomes(processing.engine, callId)).toEqual([
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([
       ['transcription', 'INTERRUPTED'], ['transcription', 'OK'], ['analysis', 'OK'], ['actionItems', 'OK'],
     ]);
   });
@@ -111,7 +112,7 @@ describe('start-up recovery', () => {
     const retried = await abandonedCall('TRANSCRIBING', 2);
     const started: string[] = [];
 
-    const processing = setup.startEngine(testPipeline({ transcription: async (_context, job) => { started.push(job.callId); } }));
+    const processing = await setup.startEngine(testPipeline({ transcription: async (_context, job) => { started.push(job.callId); } }));
 
     expect(await callView(alice(), exhausted)).toEqual({
       status: 'FAILED',
@@ -119,7 +120,7 @@ describe('start-up recovery', () => {
     });
     await waitForStatus(alice(), retried, 'COMPLETED');
     expect(started).toEqual([retried]);
-    expect(stageOutcomes(processing.engine, exhausted)).toEqual([['transcription', 'INTERRUPTED']]);
+    expect(await stageOutcomes(processing.engine, exhausted)).toEqual([['transcription', 'INTERRUPTED']]);
   });
 
   test('a call that keeps killing the process is FAILED once it has been started MAX_PROCESSING_ATTEMPTS times', async () => {
@@ -130,11 +131,11 @@ describe('start-up recovery', () => {
     for (let start = 1; start <= 3; start += 1) {
       const crashing = new StageGate({ honourAbort: false });
       crashed.push(crashing);
-      setup.startEngine(testPipeline({ transcription: crashing.pass }));
+      await setup.startEngine(testPipeline({ transcription: crashing.pass }));
       await crashing.reached();
     }
 
-    setup.startEngine(testPipeline());
+    await setup.startEngine(testPipeline());
 
     expect(await callView(alice(), callId)).toEqual({
       status: 'FAILED',
@@ -148,7 +149,7 @@ describe('graceful stop', () => {
   test('a stage that finishes within the grace period completes its call, and no new call is taken meanwhile', async () => {
     const gate = new StageGate();
     const running = await uploadCall(alice());
-    const processing = setup.startEngine(testPipeline({ transcription: gate.pass }));
+    const processing = await setup.startEngine(testPipeline({ transcription: gate.pass }));
     await gate.reached();
 
     const stopped = processing.stop(10_000);
@@ -163,17 +164,17 @@ describe('graceful stop', () => {
   test('a stage that does not finish within the grace period is aborted and its call handed back to the queue; another engine completes it', async () => {
     const gate = new StageGate();
     const callId = await uploadCall(alice());
-    const first = setup.startEngine(testPipeline({ transcription: gate.pass }));
+    const first = await setup.startEngine(testPipeline({ transcription: gate.pass }));
     const context = await gate.reached();
 
     expect(await first.stop(200)).toEqual({ finished: 0, handedBack: 1 });
 
     expect(context.signal.aborted).toBe(true);
     expect(await callView(alice(), callId)).toEqual({ status: 'QUEUED', errorReason: null });
-    expect(stageOutcomes(first.engine, callId)).toEqual([['transcription', 'INTERRUPTED']]);
-    const second = setup.startEngine(testPipeline());
+    expect(await stageOutcomes(first.engine, callId)).toEqual([['transcription', 'INTERRUPTED']]);
+    const second = await setup.startEngine(testPipeline());
     await waitForStatus(alice(), callId, 'COMPLETED');
-    expect(stageOutcomes(second.engine, callId)).toEqual([
+    expect(await stageOutcomes(second.engine, callId)).toEqual([
       ['transcription', 'INTERRUPTED'], ['transcription', 'OK'], ['analysis', 'OK'], ['actionItems', 'OK'],
     ]);
   });
@@ -181,7 +182,7 @@ describe('graceful stop', () => {
   test('stop returns after the grace period even when a stage ignores its abort signal, and the late stage cannot take the call back', async () => {
     const gate = new StageGate({ honourAbort: false });
     const callId = await uploadCall(alice());
-    const first = setup.startEngine(testPipeline({ transcription: gate.pass }));
+    const first = await setup.startEngine(testPipeline({ transcription: gate.pass }));
     await gate.reached();
 
     const stopped = await Promise.race([first.stop(200), sleep(5000).then(() => 'still waiting' as const)]);
@@ -191,7 +192,7 @@ describe('graceful stop', () => {
     gate.open();
     await engineIdle(first.engine);
     expect((await callView(alice(), callId)).status).toBe('QUEUED');
-    setup.startEngine(testPipeline());
+    await setup.startEngine(testPipeline());
     await waitForStatus(alice(), callId, 'COMPLETED');
   });
 });
@@ -219,7 +220,7 @@ describe('concurrency', () => {
     for (let index = 0; index < 5; index += 1) callIds.push(await uploadCall(alice()));
     const inFlightNow = async () => Object.values(await statusesOf(alice(), callIds)).filter((status) => status === 'TRANSCRIBING' || status === 'ANALYZING').length;
 
-    setup.startEngine(counted);
+    await setup.startEngine(counted);
 
     await waitFor('two calls to start', () => startOrder.length === 2);
     expect([...startOrder].sort()).toEqual(callIds.slice(0, 2).sort());

@@ -38,7 +38,7 @@ describe('processing', () => {
     const callId = await uploadCall(alice());
     expect((await statusesOf(alice(), [callId]))[callId]).toBe('QUEUED');
 
-    setup.startEngine(testPipeline({ transcription: transcribing.pass, analysis: analysing.pass }));
+    await setup.startEngine(testPipeline({ transcription: transcribing.pass, analysis: analysing.pass }));
 
     await transcribing.reached();
     expect((await statusesOf(alice(), [callId]))[callId]).toBe('TRANSCRIBING');
@@ -71,7 +71,7 @@ describe('processing', () => {
     };
     const callId = await uploadCall(alice());
 
-    setup.startEngine(testPipeline({ [stage]: fail }));
+    await setup.startEngine(testPipeline({ [stage]: fail }));
 
     expect(await waitForStatus(alice(), callId, 'FAILED')).toEqual({ status: 'FAILED', errorReason: reason });
     expect(attempts).toBe(1);
@@ -84,7 +84,7 @@ describe('processing', () => {
   test('an unexpected error fails the call with a generic reason that reveals nothing of the error', async () => {
     const callId = await uploadCall(alice());
 
-    setup.startEngine(testPipeline({ analysis: async () => { throw new Error('SQLITE_CORRUPT at /srv/secret/path'); } }));
+    await setup.startEngine(testPipeline({ analysis: async () => { throw new Error('SQLITE_CORRUPT at /srv/secret/path'); } }));
 
     const { errorReason } = await waitForStatus(alice(), callId, 'FAILED');
     expect(errorReason).toBe('An internal error stopped processing; the call can be reprocessed');
@@ -101,14 +101,14 @@ describe('DELETE while processing', () => {
     expect((await errorOf(response)).code).toBe('call_in_progress');
     expect((await callView(alice(), callId)).status).toBe('QUEUED');
     expect(existsSync(storedAudioPath(setup.testApp.dataDir, callId, 'wav'))).toBe(true);
-    setup.startEngine(testPipeline());
+    await setup.startEngine(testPipeline());
     await waitForStatus(alice(), callId, 'COMPLETED');
   });
 
   test.each(['TRANSCRIBING', 'ANALYZING'] as const)('DELETE of a call still %s answers 409 call_in_progress, and the run completes untouched', async (status) => {
     const gate = new StageGate();
     const callId = await uploadCall(alice());
-    setup.startEngine(testPipeline(status === 'TRANSCRIBING' ? { transcription: gate.pass } : { analysis: gate.pass }));
+    await setup.startEngine(testPipeline(status === 'TRANSCRIBING' ? { transcription: gate.pass } : { analysis: gate.pass }));
     await gate.reached();
 
     const response = await alice()(`/api/calls/${callId}`, { method: 'DELETE' });
@@ -128,7 +128,7 @@ describe('DELETE while processing', () => {
     ['FAILED', testPipeline({ analysis: async () => { throw new StageFailure('rejected', 'Refused by the model'); } })],
   ] as const)('DELETE of a call the engine left %s answers 204 and removes its files, artifacts, events and action items', async (status, pipeline) => {
     const callId = await uploadCall(alice());
-    setup.startEngine(pipeline);
+    await setup.startEngine(pipeline);
     await waitForStatus(alice(), callId, status);
     expect(callFolderExists(callId)).toBe(true);
 
@@ -138,6 +138,6 @@ describe('DELETE while processing', () => {
     expect(callFolderExists(callId)).toBe(false);
     expect((await alice()(`/api/calls/${callId}`)).status).toBe(404);
     expect(await actionItemsOf(callId)).toEqual([]);
-    for (const table of ['calls', 'call_artifacts', 'action_items', 'processing_events'] as const) expect(rowsOfCall(setup.testApp.services, table, callId)).toBe(0);
+    for (const table of ['calls', 'call_artifacts', 'action_items', 'processing_events'] as const) expect(await rowsOfCall(setup.testApp.services, table, callId)).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { newWebhookSecret, signWebhook } from '../../src/infrastructure/inference/standardWebhooks.js';
 import { CallbackTranscription } from '../../src/processing/callbackTranscription.js';
@@ -22,9 +23,10 @@ async function waitingCall(minutesAgo: number): Promise<{ callId: string; jobId:
   const { services } = setup.testApp;
   const callId = await seedCall(services, 'alice', { status: 'TRANSCRIBING' });
   const since = Date.now() - minutesAgo * minute;
-  services.database.sqlite.prepare(`UPDATE calls SET awaiting_callback_since = ?, last_progress_at = ?, stage = 'transcription', worker_lease = NULL WHERE id = ?`).run(since, since, callId);
+  await services.database.sql.run(sql`UPDATE calls SET awaiting_callback_since = ${since}, last_progress_at = ${since}, stage = 'transcription', worker_lease = NULL
+    WHERE id = ${callId}`);
   const jobId = TranscriptionJobs.newJobId();
-  services.transcriptionJobs.open(jobId, callId, since);
+  await services.transcriptionJobs.open(jobId, callId, since);
   return { callId, jobId };
 }
 
@@ -46,15 +48,15 @@ describe('a call whose transcription callback never comes', () => {
     const overdue = await waitingCall(31);
     const engine = setup.idleEngine(testPipeline());
 
-    expect(engine.sweepStale()).toEqual([overdue.callId]);
+    expect(await engine.sweepStale()).toEqual([overdue.callId]);
     const alice = setup.testApp.as('alice');
     expect(await callView(alice, patient.callId)).toEqual({ status: 'TRANSCRIBING', errorReason: null });
     expect(await callView(alice, overdue.callId)).toEqual({
       status: 'FAILED',
       errorReason: 'The transcription server did not call back within 30 minutes (TRANSCRIPTION_CALLBACK_TIMEOUT_MINUTES); the call can be reprocessed',
     });
-    expect(setup.testApp.services.transcriptionJobs.find(overdue.jobId)?.state).toBe('abandoned');
-    expect(setup.testApp.services.transcriptionJobs.find(patient.jobId)?.state).toBe('waiting');
+    expect((await setup.testApp.services.transcriptionJobs.find(overdue.jobId))?.state).toBe('abandoned');
+    expect((await setup.testApp.services.transcriptionJobs.find(patient.jobId))?.state).toBe('waiting');
 
     // A callback for the given-up job is refused; the patient call's job is still answered.
     expect(await sendCallback(overdue.jobId)).toBe(409);
@@ -65,7 +67,7 @@ describe('a call whose transcription callback never comes', () => {
   test('a restart does not take a waiting call back to the queue (no second submission)', async () => {
     const waiting = await waitingCall(1);
     const engine = setup.idleEngine(testPipeline());
-    engine.start();
+    await engine.start();
     try {
       expect(await callView(setup.testApp.as('alice'), waiting.callId)).toEqual({ status: 'TRANSCRIBING', errorReason: null });
       expect(engine.activeCallIds).toEqual([]);
@@ -78,7 +80,7 @@ describe('a call whose transcription callback never comes', () => {
     const { services } = setup.testApp;
     const noSecret = new CallbackTranscription(services.store, services.transcriptionJobs, () => ({
       url: 'http://127.0.0.1:9/v1/audio/transcriptions', timeoutMs: 1000, callbackUrl: 'http://127.0.0.1:8080/api/callbacks/transcription',
-    }), () => false);
+    }), async () => false);
     const cleaned = { monoPath: 'unused.wav', sourceChannels: 1, durationSeconds: 1 } as Parameters<CallbackTranscription['submit']>[1];
     const diarization: Parameters<CallbackTranscription['submit']>[2] = { turns: [], speakerCount: 0, method: 'window-linking', provider: 'test', model: 'test' };
     await expect(noSecret.submit('call-without-secret', cleaned, diarization, createTestStageContext()))

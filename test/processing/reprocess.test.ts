@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -32,7 +33,11 @@ function callscope(args: string[], env: Record<string, string>): Promise<CliOutc
 const setup = useEngineTestApp();
 
 const alice = () => setup.testApp.as('alice');
-const reprocess = (callId: string) => callscope(['reprocess', callId], { DATA_DIR: setup.testApp.dataDir });
+// On the app's database: its DATA_DIR, and on a PostgreSQL run its DATABASE_URL.
+const reprocess = (callId: string) => {
+  const { DATABASE_URL } = setup.testApp.services.config;
+  return callscope(['reprocess', callId], { DATA_DIR: setup.testApp.dataDir, ...(DATABASE_URL ? { DATABASE_URL } : {}) });
+};
 
 /** A pipeline whose analysis says which run produced it ("Run 1", "Run 2", ...). */
 function numberedRuns() {
@@ -53,7 +58,7 @@ describe('operator reprocess (callscope reprocess)', () => {
   test('a COMPLETED call goes back to QUEUED, then completes again with its analysis overwritten and its action items recreated', async () => {
     const pipeline = numberedRuns();
     const callId = await uploadCall(alice());
-    const first = setup.startEngine(pipeline);
+    const first = await setup.startEngine(pipeline);
     await waitForStatus(alice(), callId, 'COMPLETED');
     await first.stop();
     const firstItems = await actionItemsOf(callId);
@@ -63,7 +68,7 @@ describe('operator reprocess (callscope reprocess)', () => {
 
     expect(outcome).toEqual({ code: 0, stdout: `Call ${callId} is queued again; the running service picks it up within a second.\n`, stderr: '' });
     expect(await callView(alice(), callId)).toEqual({ status: 'QUEUED', errorReason: null });
-    setup.startEngine(pipeline);
+    await setup.startEngine(pipeline);
     await waitForStatus(alice(), callId, 'COMPLETED');
     expect(await summaryOf(callId)).toBe('Run 2');
     const secondItems = await actionItemsOf(callId);
@@ -74,7 +79,7 @@ describe('operator reprocess (callscope reprocess)', () => {
   test('a FAILED call reprocessed from another process is picked up by the running engine without being woken, and completes', async () => {
     let runs = 0;
     const callId = await uploadCall(alice());
-    setup.startEngine(testPipeline({
+    await setup.startEngine(testPipeline({
       analysis: async () => {
         runs += 1;
         if (runs === 1) throw new StageFailure('unavailable', 'The language model is not installed');
@@ -115,7 +120,7 @@ describe('audio retention', () => {
     expect(existsSync(storedAudioPath(setup.testApp.dataDir, expired, 'wav'))).toBe(false);
     expect(existsSync(storedAudioPath(setup.testApp.dataDir, expiredFailed, 'wav'))).toBe(false);
     expect(existsSync(storedAudioPath(setup.testApp.dataDir, recent, 'wav'))).toBe(true);
-    expect(setup.testApp.services.database.sqlite.prepare('SELECT audio_object_key AS audioKey FROM calls WHERE id = ?').get(expired)).toEqual({ audioKey: null });
+    expect(await setup.testApp.services.database.sql.get(sql`SELECT audio_object_key AS "audioKey" FROM calls WHERE id = ${expired}`)).toEqual({ audioKey: null });
     expect(await callView(alice(), expired)).toEqual({ status: 'COMPLETED', errorReason: null });
     expect((await alice()(`/api/calls/${expired}/transcript`)).status).toBe(200);
     expect((await alice()(`/api/calls/${expired}/analysis`)).status).toBe(200);
@@ -131,7 +136,7 @@ describe('audio retention', () => {
   test('an engine removes expired audio when it starts', async () => {
     const expired = await seedCall(setup.testApp.services, 'alice', { createdAt: Date.now() - 40 * dayMs });
 
-    setup.startEngine(testPipeline());
+    await setup.startEngine(testPipeline());
 
     await waitFor('the expired audio to be removed', () => !existsSync(storedAudioPath(setup.testApp.dataDir, expired, 'wav')));
     expect((await alice()(`/api/calls/${expired}/transcript`)).status).toBe(200);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
@@ -15,8 +16,8 @@ const setup = useEngineTestApp({ STALE_JOB_MINUTES: String(staleMinutes) });
 const alice = () => setup.testApp.as('alice');
 
 /** Makes the call look as if its stages last reported progress `minutes` ago. */
-function lastProgressMinutesAgo(callId: string, minutes: number): void {
-  setup.testApp.services.database.sqlite.prepare('UPDATE calls SET last_progress_at = ? WHERE id = ?').run(Date.now() - minutes * 60_000, callId);
+async function lastProgressMinutesAgo(callId: string, minutes: number): Promise<void> {
+  await setup.testApp.services.database.sql.run(sql`UPDATE calls SET last_progress_at = ${Date.now() - minutes * 60_000} WHERE id = ${callId}`);
 }
 
 function staleReason(stage: string): string {
@@ -33,11 +34,11 @@ describe('stale-job sweep', () => {
     const stuckWork = stage === 'transcription'
       ? { transcription: stuck.pass }
       : { actionItems: async (context: StageContext) => { await stuck.pass(context); return []; } };
-    const processing = setup.startEngine(testPipeline(stuckWork));
+    const processing = await setup.startEngine(testPipeline(stuckWork));
     const context = await stuck.reached();
-    lastProgressMinutesAgo(callId, staleMinutes + 1);
+    await lastProgressMinutesAgo(callId, staleMinutes + 1);
 
-    expect(processing.engine.sweepStale()).toEqual([callId]);
+    expect(await processing.engine.sweepStale()).toEqual([callId]);
 
     expect(await callView(alice(), callId)).toEqual({ status: 'FAILED', errorReason: staleReason(stage) });
     expect(context.signal.aborted).toBe(true);
@@ -48,20 +49,20 @@ describe('stale-job sweep', () => {
     expect(analysis.status).toBe(422);
     expect((await errorOf(analysis)).code).toBe('call_not_completed');
     expect(((await (await alice()('/api/actions')).json()) as unknown[])).toEqual([]);
-    expect(stageOutcomes(processing.engine, callId).at(-1)).toEqual([stage, 'INTERRUPTED']);
+    expect((await stageOutcomes(processing.engine, callId)).at(-1)).toEqual([stage, 'INTERRUPTED']);
     expect(await (await fetch(`${setup.testApp.baseUrl}/actuator/prometheus`)).text()).toContain('callscope_calls_finished_total{status="FAILED"} 1');
   });
 
   test('after sweeping a stuck call the engine goes on with the next one', async () => {
     const stuck = new StageGate({ honourAbort: true });
     const stuckCall = await uploadCall(alice());
-    const processing = setup.startEngine(testPipeline({ transcription: async (context, job) => { if (job.callId === stuckCall) await stuck.pass(context); } }));
+    const processing = await setup.startEngine(testPipeline({ transcription: async (context, job) => { if (job.callId === stuckCall) await stuck.pass(context); } }));
     await stuck.reached();
     const nextCall = await uploadCall(alice());
     expect((await callView(alice(), nextCall)).status).toBe('QUEUED');
-    lastProgressMinutesAgo(stuckCall, staleMinutes + 1);
+    await lastProgressMinutesAgo(stuckCall, staleMinutes + 1);
 
-    processing.engine.sweepStale();
+    await processing.engine.sweepStale();
 
     await waitForStatus(alice(), nextCall, 'COMPLETED');
     expect((await callView(alice(), stuckCall)).status).toBe('FAILED');
@@ -70,11 +71,11 @@ describe('stale-job sweep', () => {
   test('a call whose last progress is within STALE_JOB_MINUTES is left running', async () => {
     const gate = new StageGate();
     const callId = await uploadCall(alice());
-    const processing = setup.startEngine(testPipeline({ transcription: gate.pass }));
+    const processing = await setup.startEngine(testPipeline({ transcription: gate.pass }));
     await gate.reached();
-    lastProgressMinutesAgo(callId, staleMinutes - 1);
+    await lastProgressMinutesAgo(callId, staleMinutes - 1);
 
-    expect(processing.engine.sweepStale()).toEqual([]);
+    expect(await processing.engine.sweepStale()).toEqual([]);
 
     expect((await callView(alice(), callId)).status).toBe('TRANSCRIBING');
     expect(gate.context?.signal.aborted).toBe(false);
@@ -84,12 +85,12 @@ describe('stale-job sweep', () => {
 
   test('an in-flight call no engine of this process holds (its process is gone) is FAILED too, naming its stage', async () => {
     const callId = await seedCall(setup.testApp.services, 'alice', { status: 'ANALYZING' });
-    setup.testApp.services.database.sqlite.prepare("UPDATE calls SET worker_lease = 'engine-gone', stage = 'analysis' WHERE id = ?").run(callId);
-    lastProgressMinutesAgo(callId, 60);
+    await setup.testApp.services.database.sql.run(sql`UPDATE calls SET worker_lease = 'engine-gone', stage = 'analysis' WHERE id = ${callId}`);
+    await lastProgressMinutesAgo(callId, 60);
     // Not started: a started engine would first recover the call as abandoned.
     const engine = setup.idleEngine();
 
-    expect(engine.sweepStale()).toEqual([callId]);
+    expect(await engine.sweepStale()).toEqual([callId]);
 
     expect(await callView(alice(), callId)).toEqual({ status: 'FAILED', errorReason: staleReason('analysis') });
   });
@@ -113,17 +114,19 @@ describe('a swept run that ends late', () => {
       },
     });
     const callId = await uploadCall(alice());
-    const processing = setup.startEngine(pipeline);
+    const processing = await setup.startEngine(pipeline);
     await stuck.reached();
-    lastProgressMinutesAgo(callId, staleMinutes + 1);
-    processing.engine.sweepStale();
-    expect(processing.engine.queue.requeue(callId, Date.now())).toBe('queued');
-    processing.engine.wake();
+    await lastProgressMinutesAgo(callId, staleMinutes + 1);
+    await processing.engine.sweepStale();
+    expect(await processing.engine.queue.requeue(callId, Date.now())).toBe('queued');
+    await processing.engine.wake();
     await analysing.reached();
     const runEnds = vi.spyOn(setup.testApp.services.calls, 'existsEvenDeleting');
 
     stuck.open();
     await waitFor('the stuck run to end', () => runEnds.mock.calls.length > 0);
+    // That look at the call is a query: let it answer, and the late run's clean-up go on from there.
+    await runEnds.mock.results[0]!.value;
     await new Promise((resolve) => setImmediate(resolve));
 
     expect(processing.engine.activeCallIds).toEqual([callId]);

@@ -58,7 +58,7 @@ describe('the service pipeline with voice profiles enabled', () => {
     const alice = testApp.as('alice');
     const me = (await (await alice('/api/users/me')).json()) as { id: string };
     const embedded = await embedVoices({ audioPath: speakerClips.speaker1a, embeddingModelPath: modelPath, voices: { sample: [{ startSeconds: 0, endSeconds: 60 }] } });
-    testApp.services.voiceProfiles.save(me.id, {
+    await testApp.services.voiceProfiles.save(me.id, {
       provider: voiceProfileProvider, consentVersion: '1', sampleDurationSeconds: 8,
       embedding: { vector: embedded.voices.sample!.vector, model: embedded.model },
     }, Date.now());

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import type { MissingModel } from '../../src/infrastructure/models/missingModels.js';
 import { StageFailure } from '../../src/pipeline/StageFailure.js';
@@ -23,14 +24,14 @@ function modelSwitch(installed: boolean) {
 describe('calls wait while a model they need is not installed', () => {
   test('a call uploaded without the model stays QUEUED, no stage runs, and it completes once the model appears, without a wake-up', async () => {
     const model = modelSwitch(false);
-    const { engine } = setup.startEngine(testPipeline(), { missingModels: model.missingModels });
+    const { engine } = await setup.startEngine(testPipeline(), { missingModels: model.missingModels });
     const callId = await uploadCall(alice());
 
     await waitFor('the engine to see the model is missing', () => engine.waitingForModels.length === 1);
     expect(engine.waitingForModels[0]).toMatchObject({ configKey: 'WHISPER_MODEL' });
     await new Promise((resolve) => setTimeout(resolve, 1500)); // past one of the engine's timed looks at the queue
     expect(await callView(alice(), callId)).toEqual({ status: 'QUEUED', errorReason: null });
-    expect(stageOutcomes(engine, callId)).toEqual([]);
+    expect(await stageOutcomes(engine, callId)).toEqual([]);
 
     // Only the timed look notices it: nothing wakes the engine here.
     model.state.installed = true;
@@ -52,19 +53,19 @@ describe('calls wait while a model they need is not installed', () => {
         }
       },
     });
-    const { engine } = setup.startEngine(pipeline, { missingModels: model.missingModels });
+    const { engine } = await setup.startEngine(pipeline, { missingModels: model.missingModels });
     const callId = await uploadCall(alice());
 
     await waitFor('the first run to give the call back', async () => runs === 1 && (await callView(alice(), callId)).status === 'QUEUED', 10_000);
-    expect(stageOutcomes(engine, callId)).toEqual([['transcription', 'FAILED']]);
-    const row = setup.testApp.services.database.sqlite.prepare('SELECT processing_attempts AS attempts, worker_lease AS lease, error_reason AS reason FROM calls WHERE id = ?').get(callId);
+    expect(await stageOutcomes(engine, callId)).toEqual([['transcription', 'FAILED']]);
+    const row = await setup.testApp.services.database.sql.get(sql`SELECT processing_attempts AS attempts, worker_lease AS lease, error_reason AS reason FROM calls WHERE id = ${callId}`);
     // Handed back as on a graceful stop: the wait costs no attempt, and no reason is shown.
     expect(row).toEqual({ attempts: 0, lease: null, reason: null });
 
     model.state.installed = true;
     await waitForStatus(alice(), callId, 'COMPLETED');
     expect(runs).toBe(2);
-    expect(stageOutcomes(engine, callId).map(([stage, outcome]) => `${stage}:${outcome}`)).toEqual(['transcription:FAILED', 'transcription:OK', 'analysis:OK', 'actionItems:OK']);
+    expect((await stageOutcomes(engine, callId)).map(([stage, outcome]) => `${stage}:${outcome}`)).toEqual(['transcription:FAILED', 'transcription:OK', 'analysis:OK', 'actionItems:OK']);
   });
 
   test('a stage that says "not installed" while the file is there fails the call with its reason (no claim-and-fail loop)', async () => {
@@ -76,14 +77,14 @@ describe('calls wait while a model they need is not installed', () => {
         throw new StageFailure('model_missing', 'The speech recognition model is not installed');
       },
     });
-    setup.startEngine(pipeline, { missingModels: model.missingModels });
+    await setup.startEngine(pipeline, { missingModels: model.missingModels });
     const callId = await uploadCall(alice());
     expect(await waitForStatus(alice(), callId, 'FAILED')).toEqual({ status: 'FAILED', errorReason: 'The speech recognition model is not installed' });
     expect(runs).toBe(1);
   });
 
   test('an engine whose pipeline needs no model files (missingModels unset) never waits', async () => {
-    const { engine } = setup.startEngine(testPipeline());
+    const { engine } = await setup.startEngine(testPipeline());
     const callId = await uploadCall(alice());
     await waitForStatus(alice(), callId, 'COMPLETED');
     expect(engine.waitingForModels).toEqual([]);

@@ -295,7 +295,7 @@ const endpoints: Endpoint[] = [
     expected: guarded({ status: 204 }, {
       status: 204,
       check: async (_body, context, prepared) => {
-        expect(context.testApp.services.calls.existsEvenDeleting(prepared.seeded!.callId)).toBe(false);
+        expect(await context.testApp.services.calls.existsEvenDeleting(prepared.seeded!.callId)).toBe(false);
         const after = await context.audit.fetch(`/api/calls/${prepared.seeded!.callId}`, { authorization: `Bearer ${prepared.ownerToken!}`, 'x-api-key': context.apiKey });
         expect(after.status).toBe(404);
       },
@@ -309,11 +309,11 @@ const endpoints: Endpoint[] = [
       { status: 202, check: (body) => expect(body).toMatchObject({ status: 'QUEUED' }) },
       {
         status: 202,
-        check: (body, context) => {
+        check: async (body, context) => {
           const { callId } = body as { callId: string };
           const { services } = context.testApp;
-          const owner = services.users.findOrCreate({ externalUserId: context.ownerSub }, services.clock());
-          expect(services.calls.findOwned(owner.id, callId)?.status).toBe('QUEUED');
+          const owner = await services.users.findOrCreate({ externalUserId: context.ownerSub }, services.clock());
+          expect((await services.calls.findOwned(owner.id, callId))?.status).toBe('QUEUED');
         },
       },
     ),
@@ -351,7 +351,7 @@ beforeAll(async () => {
   const ownerQueuedCallId = await seedCallOf(seeding, ownerSub, { status: 'QUEUED', title: 'owner queued call' });
   context = {
     ...partial, ownerCallId, ownerQueuedCallId,
-    ownerActionItemIds: testApp.services.actionItems.listForCall(ownerCallId).map((item) => item.id),
+    ownerActionItemIds: (await testApp.services.actionItems.listForCall(ownerCallId)).map((item) => item.id),
   };
   expect(context.ownerActionItemIds).toHaveLength(2);
   expect(context.badToken).not.toBe(ownerToken);

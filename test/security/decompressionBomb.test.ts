@@ -164,8 +164,8 @@ async function uploadUntilFailed(fixture: BombFixture): Promise<ProcessedUpload>
 }
 
 /** The clean-up event of the call, with the kind of failure it recorded. */
-function cleanupEvent(callId: string): { outcome: string; kind?: string } {
-  const event = processing.engine.events.forCall(callId).find((entry) => entry.stage === productionStages.cleanup.name);
+async function cleanupEvent(callId: string): Promise<{ outcome: string; kind?: string }> {
+  const event = (await processing.engine.events.forCall(callId)).find((entry) => entry.stage === productionStages.cleanup.name);
   if (!event) throw new Error(`no clean-up event for call ${callId}`);
   const detail = event.detail ? (JSON.parse(event.detail) as { kind?: string }) : {};
   return { outcome: event.outcome, ...(detail.kind ? { kind: detail.kind } : {}) };
@@ -187,8 +187,8 @@ describe('decompression-bomb-like uploads', () => {
 
     expect(view.errorReason).toBe(STATED_TOO_LONG(length));
     // Failed in clean-up as bad input (not an internal error), and nothing ran after it.
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
-    expect(cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
+    expect(await cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
     // The stated-length refusal comes before the decode: no decoded file was ever measured.
     expect(decoded).toEqual([]);
   });
@@ -210,8 +210,8 @@ describe('decompression-bomb-like uploads', () => {
     const { callId, view, decoded } = await uploadUntilFailed(fixture);
 
     expect(view.errorReason).toBe(DECODED_TOO_LONG);
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
-    expect(cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
+    expect(await cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
     // One mono file was decoded, cut at limit + 1 s: 61 s of PCM (~1.95 MB), not the 19 MB of
     // 10 minutes, the 345 MB of 3 hours or the 2.5 GB of 22 hours.
     expect(decoded).toHaveLength(1);
@@ -234,7 +234,7 @@ describe('decompression-bomb-like uploads', () => {
 
     // Clean-up succeeded on 2 s of audio; the call then failed at the next stage, for the reason
     // this test arranged (no segmentation model), not for its length.
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'OK'], ['diarization', 'FAILED']]);
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'OK'], ['diarization', 'FAILED']]);
     expect(view.errorReason).toMatch(/segmentation model .* is not installed/);
     expect(view.errorReason).not.toMatch(/long|limit/);
     expect(decoded).toHaveLength(1);
@@ -251,8 +251,8 @@ describe('decompression-bomb-like uploads', () => {
     const { callId, view, decoded } = await uploadUntilFailed(fixture);
 
     expect(view.errorReason).toBe(`The audio's sample rate of 1 Hz is too low for a recording; the minimum is ${MIN_SOURCE_SAMPLE_RATE_HZ} Hz`);
-    expect(stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
-    expect(cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
+    expect(await stageOutcomes(processing.engine, callId)).toEqual([['cleanup', 'FAILED']]);
+    expect(await cleanupEvent(callId)).toEqual({ outcome: 'FAILED', kind: 'bad_input' });
     expect(decoded).toEqual([]);
   });
 });

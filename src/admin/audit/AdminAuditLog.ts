@@ -1,6 +1,7 @@
-import { desc } from 'drizzle-orm';
-import type { Db } from '../../infrastructure/database/openDatabase.js';
-import { adminAudit } from '../../infrastructure/database/schema.js';
+import { sql } from 'drizzle-orm';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
+import { columnsOf, insertInto } from '../../infrastructure/database/sqlFragments.js';
+import { adminAudit } from '../../infrastructure/database/tables.js';
 
 export type AdminActor = (typeof adminAudit.$inferSelect)['actor'];
 
@@ -24,21 +25,22 @@ export type AdminAuditRecord = Required<Pick<AdminAuditEntry, 'actor' | 'action'
 
 /** The `admin_audit` table: append-only, read newest first. */
 export class AdminAuditLog {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: SqlDatabase) {}
 
-  record(entry: AdminAuditEntry, now: number): void {
-    this.db.insert(adminAudit).values({
+  async record(entry: AdminAuditEntry, now: number): Promise<void> {
+    await this.db.run(insertInto(adminAudit, [{
       at: now,
       actor: entry.actor,
       action: entry.action,
       target: entry.target ?? null,
       detail: entry.detail ? JSON.stringify(entry.detail) : null,
       clientIp: entry.clientIp ?? null,
-    }).run();
+    }]));
   }
 
-  newest(limit: number): AdminAuditRecord[] {
-    return this.db.select().from(adminAudit).orderBy(desc(adminAudit.id)).limit(limit).all().map((row) => ({
+  async newest(limit: number): Promise<AdminAuditRecord[]> {
+    const rows = await this.db.all<typeof adminAudit.$inferSelect>(sql`SELECT ${columnsOf(adminAudit)} FROM admin_audit ORDER BY id DESC LIMIT ${limit}`);
+    return rows.map((row) => ({
       at: row.at,
       actor: row.actor,
       action: row.action,

@@ -1,7 +1,8 @@
-import { eq, lt, ne, or } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Config } from '../../config/configSchema.js';
-import type { Db } from '../../infrastructure/database/openDatabase.js';
-import { adminSessions } from '../../infrastructure/database/schema.js';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
+import { columnsOf, insertInto } from '../../infrastructure/database/sqlFragments.js';
+import { adminSessions } from '../../infrastructure/database/tables.js';
 import { randomSecret, sha256Hex } from '../credentials/sha256.js';
 
 /** A signed-in session as the guard sees it. */
@@ -20,48 +21,47 @@ export interface AdminSession {
  */
 export class AdminSessions {
   constructor(
-    private readonly db: Db,
+    private readonly db: SqlDatabase,
     private readonly config: Pick<Config, 'ADMIN_SESSION_IDLE_MINUTES' | 'ADMIN_SESSION_MAX_HOURS'>,
   ) {}
 
   /** A new session; `id` goes into the cookie and is not kept. */
-  start(now: number): AdminSession & { id: string } {
+  async start(now: number): Promise<AdminSession & { id: string }> {
     const id = randomSecret();
     const session = { idHash: sha256Hex(id), csrfToken: randomSecret(), createdAt: now, lastSeenAt: now };
-    this.removeExpired(now);
-    this.db.insert(adminSessions).values(session).run();
+    await this.removeExpired(now);
+    await this.db.run(insertInto(adminSessions, [session]));
     return { id, idHash: session.idHash, csrfToken: session.csrfToken, expiresAt: this.expiryOf(session) };
   }
 
   /** The live session with this cookie id, its idle clock restarted; undefined when unknown or ended. */
-  resume(id: string, now: number): AdminSession | undefined {
+  async resume(id: string, now: number): Promise<AdminSession | undefined> {
     const idHash = sha256Hex(id);
-    const row = this.db.select().from(adminSessions).where(eq(adminSessions.idHash, idHash)).get();
+    const row = await this.db.get<typeof adminSessions.$inferSelect>(sql`SELECT ${columnsOf(adminSessions)} FROM admin_sessions WHERE id_hash = ${idHash}`);
     if (!row) return undefined;
     if (this.expiryOf(row) <= now) {
-      this.end(idHash);
+      await this.end(idHash);
       return undefined;
     }
-    this.db.update(adminSessions).set({ lastSeenAt: now }).where(eq(adminSessions.idHash, idHash)).run();
+    await this.db.run(sql`UPDATE admin_sessions SET last_seen_at = ${now} WHERE id_hash = ${idHash}`);
     return { idHash, csrfToken: row.csrfToken, expiresAt: this.expiryOf({ ...row, lastSeenAt: now }) };
   }
 
-  end(idHash: string): void {
-    this.db.delete(adminSessions).where(eq(adminSessions.idHash, idHash)).run();
+  async end(idHash: string): Promise<void> {
+    await this.db.run(sql`DELETE FROM admin_sessions WHERE id_hash = ${idHash}`);
   }
 
   /** Signs out every other session (after a password change). */
-  endAllExcept(idHash: string): void {
-    this.db.delete(adminSessions).where(ne(adminSessions.idHash, idHash)).run();
+  async endAllExcept(idHash: string): Promise<void> {
+    await this.db.run(sql`DELETE FROM admin_sessions WHERE id_hash <> ${idHash}`);
   }
 
   private expiryOf(session: { createdAt: number; lastSeenAt: number }): number {
     return Math.min(session.lastSeenAt + this.idleMs(), session.createdAt + this.maxMs());
   }
 
-  private removeExpired(now: number): void {
-    this.db.delete(adminSessions)
-      .where(or(lt(adminSessions.lastSeenAt, now - this.idleMs()), lt(adminSessions.createdAt, now - this.maxMs()))).run();
+  private async removeExpired(now: number): Promise<void> {
+    await this.db.run(sql`DELETE FROM admin_sessions WHERE last_seen_at < ${now - this.idleMs()} OR created_at < ${now - this.maxMs()}`);
   }
 
   private idleMs(): number {

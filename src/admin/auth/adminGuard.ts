@@ -32,9 +32,9 @@ export function checkOrigin(request: FastifyRequest): void {
 }
 
 /** The live session of the request's cookie, its idle clock restarted; 401 `admin_auth_required` otherwise. */
-export function requireSession(sessions: AdminSessions, request: FastifyRequest, now: number): AdminSession {
+export async function requireSession(sessions: AdminSessions, request: FastifyRequest, now: number): Promise<AdminSession> {
   const id = sessionIdOf(request);
-  const session = id ? sessions.resume(id, now) : undefined;
+  const session = id ? await sessions.resume(id, now) : undefined;
   if (!session) throw new ApiError('admin_auth_required');
   return session;
 }

@@ -15,18 +15,18 @@ export const setupTokenLifetimeMs = 24 * 60 * 60_000;
 export class AdminAccount {
   constructor(private readonly credentials: AdminCredentialRepository) {}
 
-  hasPassword(): boolean {
-    return this.credentials.get('password') !== undefined;
+  async hasPassword(): Promise<boolean> {
+    return (await this.credentials.get('password')) !== undefined;
   }
 
   async checkPassword(password: string): Promise<boolean> {
-    const stored = this.credentials.get('password');
+    const stored = await this.credentials.get('password');
     return stored ? verifyPassword(password, stored.secretHash) : false;
   }
 
   async setPassword(password: string, now: number): Promise<void> {
-    this.credentials.put('password', await hashPassword(password), now);
-    this.credentials.remove('setup_token');
+    await this.credentials.put('password', await hashPassword(password), now);
+    await this.credentials.remove('setup_token');
   }
 
   /**
@@ -35,28 +35,25 @@ export class AdminAccount {
    * expired token.
    */
   async completeSetup(token: string, password: string, now: number): Promise<'ok' | 'setup_done' | 'bad_token'> {
-    const refusal = () => (this.hasPassword() ? 'setup_done' : this.checkSetupToken(token, now) ? undefined : 'bad_token');
-    const early = refusal();
-    if (early) return early;
+    if (await this.hasPassword()) return 'setup_done';
+    if (!(await this.checkSetupToken(token, now))) return 'bad_token';
     const hash = await hashPassword(password);
-    // Checked again after the await: of two requests carrying the token, only one sets a password.
-    const late = refusal();
-    if (late) return late;
-    this.credentials.put('password', hash, now);
-    this.credentials.remove('setup_token');
+    // The insert decides: of two requests carrying the token (to any node), only one sets a password.
+    if (!(await this.credentials.putIfAbsent('password', hash, now))) return 'setup_done';
+    await this.credentials.remove('setup_token');
     return 'ok';
   }
 
   /** A new setup token (replacing any earlier one), valid for 24 hours; returned once, stored hashed. */
-  issueSetupToken(now: number): string {
+  async issueSetupToken(now: number): Promise<string> {
     const token = randomSecret();
-    this.credentials.put('setup_token', sha256Hex(token), now, now + setupTokenLifetimeMs);
+    await this.credentials.put('setup_token', sha256Hex(token), now, now + setupTokenLifetimeMs);
     return token;
   }
 
   /** Whether `token` is the current, unexpired setup token (digests compared in constant time). */
-  checkSetupToken(token: string, now: number): boolean {
-    const stored = this.credentials.get('setup_token');
+  async checkSetupToken(token: string, now: number): Promise<boolean> {
+    const stored = await this.credentials.get('setup_token');
     if (!stored || (stored.expiresAt !== null && stored.expiresAt <= now)) return false;
     return timingSafeEqual(sha256Digest(token), Buffer.from(stored.secretHash, 'hex'));
   }

@@ -30,13 +30,13 @@ export class AdminSetupLink {
    * The link for the server listening at `address` (issued and written on the first call of the
    * process, the same link after), or undefined once a password is set.
    */
-  prepare(address: AddressInfo | string | null): string | undefined {
-    if (this.account.hasPassword()) {
+  async prepare(address: AddressInfo | string | null): Promise<string | undefined> {
+    if (await this.account.hasPassword()) {
       this.remove();
       return undefined;
     }
     if (!this.link) {
-      const token = this.account.issueSetupToken(this.clock());
+      const token = await this.account.issueSetupToken(this.clock());
       this.link = `${baseUrlOf(address)}/admin/setup?token=${token}`;
       writeFileSync(this.path, `${this.link}\n`, { mode: 0o600 });
       // `mode` applies only to a new file; one left by an earlier start keeps its own otherwise.

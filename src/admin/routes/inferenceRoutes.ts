@@ -7,8 +7,8 @@ import { InferenceTestResultSchema } from '../schemas/adminSchemas.js';
 
 /** The Settings page's "Test" buttons for speech recognition and the language model. */
 export const inferenceRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const tested = (what: string) => (request: Parameters<typeof recordAdminAction>[1], result: InferenceTestResult) => {
-    recordAdminAction(services, request, { actor: 'admin', action: 'inference_test', target: what, detail: { provider: result.provider, ok: result.ok, seconds: result.seconds } });
+  const tested = (what: string) => async (request: Parameters<typeof recordAdminAction>[1], result: InferenceTestResult) => {
+    await recordAdminAction(services, request, { actor: 'admin', action: 'inference_test', target: what, detail: { provider: result.provider, ok: result.ok, seconds: result.seconds } });
     return result;
   };
 

@@ -29,7 +29,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     const slots = slotsToFetch(services.config);
     // Not awaited: the page polls GET /models/fetch. The download reports its failures in its snapshot.
     void services.modelDownloads.start('admin', slots).catch((error: unknown) => request.log.error({ err: error }, 'model download failed'));
-    if (!joined) recordAdminAction(services, request, { actor: 'admin', action: 'model_fetch', target: slots.join(',') });
+    if (!joined) await recordAdminAction(services, request, { actor: 'admin', action: 'model_fetch', target: slots.join(',') });
     return reply.code(202).send(services.modelDownloads.snapshot());
   });
 
@@ -45,7 +45,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       throw new ApiError('validation_failed', 'The folder does not exist on the box', { fields: [{ path: 'body/directory', message: 'is not a folder' }] });
     }
     const results = await importModels(directory, services.config, await installedModelManifest());
-    recordAdminAction(services, request, {
+    await recordAdminAction(services, request, {
       actor: 'admin', action: 'model_import', target: directory,
       detail: { results: results.map(({ fileName, slot, outcome }) => ({ fileName, slot, outcome })) },
     });

@@ -28,9 +28,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.delete('/session', {
     schema: { summary: 'Sign out', response: { 204: {}, ...errorResponses(401, 403) } },
   }, async (request, reply) => {
-    services.admin.sessions.end(adminSessionOf(request).idHash);
+    await services.admin.sessions.end(adminSessionOf(request).idHash);
     clearSessionCookie(request, reply);
-    recordAdminAction(services, request, { actor: 'admin', action: 'sign_out', target: 'session' });
+    await recordAdminAction(services, request, { actor: 'admin', action: 'sign_out', target: 'session' });
     return reply.code(204).send();
   });
 
@@ -43,12 +43,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request, reply) => {
     const session = adminSessionOf(request);
     if (!(await checkAdminPassword(services, request, reply, request.body.currentPassword))) {
-      recordAdminAction(services, request, { actor: 'admin', action: 'password_change_failed', target: 'password' });
+      await recordAdminAction(services, request, { actor: 'admin', action: 'password_change_failed', target: 'password' });
       throw new ApiError('validation_failed', 'The current password is wrong', { fields: [{ path: 'body/currentPassword', message: 'is not the current password' }] });
     }
     await services.admin.account.setPassword(request.body.newPassword, services.clock());
-    services.admin.sessions.endAllExcept(session.idHash);
-    recordAdminAction(services, request, { actor: 'admin', action: 'password_change', target: 'password' });
+    await services.admin.sessions.endAllExcept(session.idHash);
+    await recordAdminAction(services, request, { actor: 'admin', action: 'password_change', target: 'password' });
     return reply.code(204).send();
   });
 };

@@ -9,15 +9,15 @@ import { ApiKeySchema, SettingsPatchSchema, SettingsSchema, WebhookSecretSchema 
 
 /** The settings the admin page may change, and the `/api` key generated here. */
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const describe = () => {
-    const createdAt = services.storedApiKey.createdAt();
+  const describe = async () => {
+    const createdAt = await services.storedApiKey.createdAt();
     const apiKey = services.config.API_KEY
       ? { configured: true, source: 'env' as const }
       : createdAt !== undefined
         ? { configured: true, source: 'stored' as const, createdAt: toIsoTimestamp(createdAt) }
         : { configured: false, source: 'none' as const };
-    const webhookSource = services.transcriptionWebhookSecret.source();
-    return { settings: services.admin.settings.describe(), apiKey, transcriptionWebhookSecret: { configured: webhookSource !== 'none', source: webhookSource } };
+    const webhookSource = await services.transcriptionWebhookSecret.source();
+    return { settings: await services.admin.settings.describe(), apiKey, transcriptionWebhookSecret: { configured: webhookSource !== 'none', source: webhookSource } };
   };
   const refuseWhenEnvironmentKey = () => {
     if (services.config.API_KEY) throw new ApiError('validation_failed', 'The API key is set by the environment (API_KEY); change it there');
@@ -36,12 +36,12 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   }, async (request) => {
     let changes: Record<string, unknown>;
     try {
-      changes = services.admin.settings.change(request.body.values, services.clock());
+      changes = await services.admin.settings.change(request.body.values, services.clock());
     } catch (error) {
       if (error instanceof SettingsRejected) throw new ApiError('validation_failed', 'The settings are not valid', { fields: error.fields });
       throw error;
     }
-    if (Object.keys(changes).length > 0) recordAdminAction(services, request, { actor: 'admin', action: 'settings_change', target: 'settings', detail: { changes } });
+    if (Object.keys(changes).length > 0) await recordAdminAction(services, request, { actor: 'admin', action: 'settings_change', target: 'settings', detail: { changes } });
     return describe();
   });
 
@@ -52,9 +52,9 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     },
   }, async (request) => {
     refuseWhenEnvironmentKey();
-    const replaced = services.storedApiKey.digest() !== undefined;
-    const apiKey = services.storedApiKey.rotate(services.clock());
-    recordAdminAction(services, request, { actor: 'admin', action: 'api_key_rotate', target: 'api_key', detail: { replaced } });
+    const replaced = (await services.storedApiKey.digest()) !== undefined;
+    const apiKey = await services.storedApiKey.rotate(services.clock());
+    await recordAdminAction(services, request, { actor: 'admin', action: 'api_key_rotate', target: 'api_key', detail: { replaced } });
     return { apiKey };
   });
 
@@ -65,9 +65,9 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     },
   }, async (request) => {
     if (services.config.TRANSCRIPTION_WEBHOOK_SECRET) throw new ApiError('validation_failed', 'The webhook secret is set by the environment (TRANSCRIPTION_WEBHOOK_SECRET); change it there and restart');
-    const replaced = services.transcriptionWebhookSecret.source() === 'stored';
-    const secret = services.transcriptionWebhookSecret.rotate(services.clock());
-    recordAdminAction(services, request, { actor: 'admin', action: 'transcription_webhook_secret_rotate', target: 'transcription_webhook_secret', detail: { replaced } });
+    const replaced = await services.transcriptionWebhookSecret.source() === 'stored';
+    const secret = await services.transcriptionWebhookSecret.rotate(services.clock());
+    await recordAdminAction(services, request, { actor: 'admin', action: 'transcription_webhook_secret_rotate', target: 'transcription_webhook_secret', detail: { replaced } });
     return { secret };
   });
 
@@ -75,8 +75,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     schema: { summary: 'Stop requiring an API key on /api', response: { 204: {}, ...errorResponses(400, 401, 403) } },
   }, async (request, reply) => {
     refuseWhenEnvironmentKey();
-    const removed = services.storedApiKey.remove();
-    recordAdminAction(services, request, { actor: 'admin', action: 'api_key_remove', target: 'api_key', detail: { removed } });
+    const removed = await services.storedApiKey.remove();
+    await recordAdminAction(services, request, { actor: 'admin', action: 'api_key_remove', target: 'api_key', detail: { removed } });
     return reply.code(204).send();
   });
 };

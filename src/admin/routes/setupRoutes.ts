@@ -12,7 +12,7 @@ export const setupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
 
   app.get('/setup', {
     schema: { summary: 'Whether the admin password still has to be set', response: { 200: SetupStatusSchema } },
-  }, async () => ({ setupRequired: !account.hasPassword() }));
+  }, async () => ({ setupRequired: !(await account.hasPassword()) }));
 
   app.post('/setup', {
     schema: {
@@ -28,7 +28,7 @@ export const setupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       throw new ApiError('admin_auth_required', 'The setup link is not valid (wrong or expired token); restart the service for a new one');
     }
     setupLink.remove();
-    recordAdminAction(services, request, { actor: 'setup', action: 'setup', target: 'password' });
+    await recordAdminAction(services, request, { actor: 'setup', action: 'setup', target: 'password' });
     return startSession(services, request, reply);
   });
 };

@@ -16,12 +16,12 @@ export const signInRoute: FastifyPluginAsyncTypebox<{ services: Services }> = as
       response: { 200: SessionSchema, ...errorResponses(400, 401, 403, 429) },
     },
   }, async (request, reply) => {
-    if (!services.admin.account.hasPassword()) throw new ApiError('admin_auth_required', 'No admin password is set yet; open the setup link first');
+    if (!(await services.admin.account.hasPassword())) throw new ApiError('admin_auth_required', 'No admin password is set yet; open the setup link first');
     if (!(await checkAdminPassword(services, request, reply, request.body.password))) {
-      recordAdminAction(services, request, { actor: 'admin', action: 'sign_in_failed', target: 'session' });
+      await recordAdminAction(services, request, { actor: 'admin', action: 'sign_in_failed', target: 'session' });
       throw new ApiError('admin_auth_required', 'Wrong password');
     }
-    recordAdminAction(services, request, { actor: 'admin', action: 'sign_in', target: 'session' });
+    await recordAdminAction(services, request, { actor: 'admin', action: 'sign_in', target: 'session' });
     return startSession(services, request, reply);
   });
 };

@@ -14,6 +14,6 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   app.get('/audit', {
     schema: { summary: 'Admin actions, newest first', querystring: AuditQuerySchema, response: { 200: AuditSchema, ...errorResponses(400, 401) } },
   }, async (request) => ({
-    entries: services.admin.audit.newest(request.query.limit).map((entry) => ({ ...entry, at: toIsoTimestamp(entry.at) })),
+    entries: (await services.admin.audit.newest(request.query.limit)).map((entry) => ({ ...entry, at: toIsoTimestamp(entry.at) })),
   }));
 };

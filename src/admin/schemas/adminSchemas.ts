@@ -44,6 +44,22 @@ export const StatusSchema = Type.Object({
     p95Ms: Type.Union([Type.Integer(), Type.Null()]),
   })),
   recentFailures: Type.Array(Type.Object({ callId: Type.String(), failedAt: Timestamp, errorReason: Type.Union([Type.String(), Type.Null()]) })),
+  nodes: Type.Array(Type.Object({
+    id: Type.String({ description: 'Random per process start; the lease on the calls it holds' }),
+    host: Type.String(),
+    role: Type.Enum(['serve', 'worker']),
+    version: Type.String(),
+    processes: Type.Boolean({ description: 'Whether the node processes calls (a `serve` node with EMBEDDED_WORKER=false does not)' }),
+    state: Type.Enum(['running', 'lost', 'stopped'], { description: '`lost`: no heartbeat for longer than LEASE_TIMEOUT_SECONDS; its calls are taken over by other nodes' }),
+    startedAt: Timestamp,
+    lastHeartbeatAt: Timestamp,
+    callsInFlight: Type.Integer(),
+    models: Type.Union([Type.Array(Type.Object({
+      slot: Type.String(),
+      fileName: Type.String(),
+      check: Type.String({ description: '`ok`, `missing`, `checksum_mismatch`, `not_in_manifest` or `not_pinned` (as on the Models page)' }),
+    })), Type.Null()], { description: 'The model files the node holds and whether each verifies; null for a node that does not process calls' }),
+  }), { description: 'Every node seen in the last day, from the shared database: running ones first' }),
 });
 
 export const SettingsSchema = Type.Object({

@@ -38,6 +38,9 @@ type ConfigRecord = Record<string, unknown>;
  * rules, as at start-up), stored, and applied to the live `config` object when the setting is live.
  */
 export class AdminSettings {
+  /** The revision of the stored settings this node has applied. */
+  private seenRevision = 0;
+
   constructor(
     /** The running service's configuration object, changed in place. */
     private readonly config: Config,
@@ -50,16 +53,33 @@ export class AdminSettings {
    * make an invalid configuration (e.g. the environment changed since), none is applied and the
    * problems are returned.
    */
-  applyStored(): string[] {
-    const candidate = this.nextStartConfig();
+  async applyStored(): Promise<string[]> {
+    this.seenRevision = await this.stored.revision();
+    const candidate = this.nextStartConfig(await this.stored.all());
     const problems = configProblems(candidate);
     if (problems.length > 0) return problems;
     for (const key of editableSettingKeys) assign(this.config, key, candidate[key]);
     return [];
   }
 
-  describe(): SettingView[] {
-    const stored = this.stored.all();
+  /**
+   * Another node saved settings: applies the live ones here too (the others wait for this node's
+   * next start, as on the node that saved them). Cheap when nothing changed: one query.
+   * Returns the keys applied.
+   */
+  async refresh(): Promise<EditableSettingKey[]> {
+    const revision = await this.stored.revision();
+    if (revision === this.seenRevision) return [];
+    this.seenRevision = revision;
+    const candidate = this.nextStartConfig(await this.stored.all());
+    if (configProblems(candidate).length > 0) return [];
+    const applied = editableSettingKeys.filter((key) => editableSettings[key].live && !Value.Equal(candidate[key], (this.config as ConfigRecord)[key]));
+    for (const key of applied) assign(this.config, key, candidate[key]);
+    return applied;
+  }
+
+  async describe(): Promise<SettingView[]> {
+    const stored = await this.stored.all();
     const next = this.nextStartConfig(stored);
     return editableSettingKeys.map((key) => {
       const { live, secret } = editableSettings[key];
@@ -82,7 +102,7 @@ export class AdminSettings {
    * the live ones. Returns what changed, secrets as `(changed)`, for the audit log.
    * @throws SettingsRejected naming each problem
    */
-  change(values: Record<string, unknown>, now: number): Record<string, unknown> {
+  async change(values: Record<string, unknown>, now: number): Promise<Record<string, unknown>> {
     const fields: { path: string; message: string }[] = [];
     const requested = new Map<EditableSettingKey, unknown>();
     for (const [key, value] of Object.entries(values)) {
@@ -92,20 +112,22 @@ export class AdminSettings {
     }
     if (fields.length > 0) throw new SettingsRejected(fields);
 
-    const stored = this.stored.all();
+    const stored = await this.stored.all();
     const candidate = this.nextStartConfig(stored);
     for (const [key, value] of requested) assign(candidate, key, value ?? schemaOf(key).default);
     const problems = configProblems(candidate);
     if (problems.length > 0) throw new SettingsRejected(problems.map(toField));
 
     const changes = new Map([...requested].filter(([key, value]) => !Value.Equal(stored.get(key), value)));
-    this.stored.save(changes, now);
+    await this.stored.save(changes, now);
+    // This node applies its own changes below; a refresh need not read them again.
+    this.seenRevision = await this.stored.revision();
     for (const key of changes.keys()) if (editableSettings[key].live) assign(this.config, key, candidate[key]);
     return Object.fromEntries([...changes].map(([key, value]) => [key, editableSettings[key].secret ? '(changed)' : (value ?? null)]));
   }
 
   /** The configuration the next start would load: env-set values as now, stored ones, else defaults. */
-  private nextStartConfig(stored = this.stored.all()): ConfigRecord {
+  private nextStartConfig(stored: ReadonlyMap<string, unknown>): ConfigRecord {
     const next: ConfigRecord = { ...this.config };
     for (const key of editableSettingKeys) {
       if (this.environmentKeys.has(key)) continue;

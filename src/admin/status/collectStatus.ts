@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Services } from '../../createServices.js';
 import type { CallStatus } from '../../domain/calls/callTypes.js';
 import { toIsoTimestamp } from '../../infrastructure/clock.js';
-import { calls, processingEvents } from '../../infrastructure/database/schema.js';
 import { runChecks } from '../../infrastructure/health/readinessChecks.js';
+import { NodeRegistry } from '../../node/NodeRegistry.js';
 
 /** The period the processed counts and stage timings cover, ms. */
 const periodMs = 24 * 60 * 60_000;
@@ -21,27 +21,27 @@ export interface StageTiming {
 
 /**
  * What the status page shows: health, readiness, the queue, the last 24 hours' throughput and
- * stage timings, and the latest failures. Call ids, counts, durations and failure reasons only:
+ * stage timings, the latest failures, and every node of the site (from the shared database). Call ids, counts, durations and failure reasons only:
  * never titles, contact names, phone numbers, transcripts or user ids.
  */
-export async function collectStatus(services: Pick<Services, 'database' | 'readinessChecks' | 'clock'>) {
-  const { db } = services.database;
+export async function collectStatus(services: Pick<Services, 'database' | 'readinessChecks' | 'clock' | 'config'>) {
+  const db = services.database.sql;
   const now = services.clock();
   const since = now - periodMs;
-  const live = isNull(calls.deletingSince);
 
-  const queueRows = db.select({ status: calls.status, count: sql<number>`count(*)` }).from(calls).where(live).groupBy(calls.status).all();
+  const queueRows = await db.all<{ status: CallStatus; count: number }>(sql`SELECT status, count(*) AS count FROM calls
+    WHERE deleting_since IS NULL GROUP BY status`);
   const queue = Object.fromEntries(callStatuses.map((status) => [status, queueRows.find((row) => row.status === status)?.count ?? 0])) as Record<CallStatus, number>;
 
-  const finished = db.select({ status: calls.status, count: sql<number>`count(*)` }).from(calls)
-    .where(and(live, gte(calls.updatedAt, since), sql`${calls.status} IN ('COMPLETED', 'FAILED')`)).groupBy(calls.status).all();
+  const finished = await db.all<{ status: CallStatus; count: number }>(sql`SELECT status, count(*) AS count FROM calls
+    WHERE deleting_since IS NULL AND updated_at >= ${since} AND status IN ('COMPLETED', 'FAILED') GROUP BY status`);
   const finishedCount = (status: CallStatus) => finished.find((row) => row.status === status)?.count ?? 0;
 
-  const events = db.select({ stage: processingEvents.stage, outcome: processingEvents.outcome, durationMs: processingEvents.durationMs })
-    .from(processingEvents).where(gte(processingEvents.startedAt, since)).all();
+  const events = await db.all<{ stage: string; outcome: string; durationMs: number | null }>(sql`SELECT stage, outcome, duration_ms AS "durationMs"
+    FROM processing_events WHERE started_at >= ${since}`);
 
-  const failures = db.select({ callId: calls.id, failedAt: calls.updatedAt, errorReason: calls.errorReason }).from(calls)
-    .where(and(live, eq(calls.status, 'FAILED'))).orderBy(desc(calls.updatedAt)).limit(recentFailureCount).all();
+  const failures = await db.all<{ callId: string; failedAt: number; errorReason: string | null }>(sql`SELECT id AS "callId", updated_at AS "failedAt",
+    error_reason AS "errorReason" FROM calls WHERE deleting_since IS NULL AND status = 'FAILED' ORDER BY updated_at DESC LIMIT ${recentFailureCount}`);
 
   return {
     health: { status: 'UP' as const },
@@ -50,6 +50,10 @@ export async function collectStatus(services: Pick<Services, 'database' | 'readi
     processedLast24h: { completed: finishedCount('COMPLETED'), failed: finishedCount('FAILED') },
     stageTimings: stageTimingsOf(events),
     recentFailures: failures.map((failure) => ({ callId: failure.callId, failedAt: toIsoTimestamp(failure.failedAt), errorReason: failure.errorReason })),
+    nodes: (await new NodeRegistry(db).list(now, services.config.LEASE_TIMEOUT_SECONDS * 1000)).map((node) => ({
+      id: node.id, host: node.host, role: node.role, version: node.version, processes: node.processes, state: node.state,
+      startedAt: toIsoTimestamp(node.startedAt), lastHeartbeatAt: toIsoTimestamp(node.heartbeatAt), callsInFlight: node.callsInFlight, models: node.models,
+    })),
   };
 }
 

@@ -268,7 +268,7 @@ export function detailList(value) {
 /** A status word (UP/DOWN/…) as a coloured badge whose text carries the meaning. */
 export function statusBadge(status, { large = false } = {}) {
   const word = String(status ?? 'UNKNOWN').toUpperCase();
-  const kind = ['UP', 'OK', 'PASS'].includes(word) ? 'ok' : ['DOWN', 'FAIL', 'ERROR'].includes(word) ? 'bad' : 'warn';
+  const kind = ['UP', 'OK', 'PASS'].includes(word) ? 'ok' : ['DOWN', 'FAIL', 'ERROR', 'LOST'].includes(word) ? 'bad' : 'warn';
   return el('span', { class: `badge badge-${kind}${large ? ' badge-large' : ''}`, text: word });
 }
 

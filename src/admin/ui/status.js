@@ -11,6 +11,20 @@ const queueStatuses = [
   ['FAILED', 'Failed'],
 ];
 
+const nodeStates = { running: 'UP', lost: 'LOST', stopped: 'STOPPED' };
+
+/** A node's model files: "all 3 verify", or the ones that do not, by slot. */
+function modelsCell(models) {
+  if (!models) return el('span', { class: 'muted', text: 'processes no calls' });
+  const present = models.filter((model) => model.check !== 'missing');
+  const problems = present.filter((model) => model.check !== 'ok' && model.check !== 'not_pinned');
+  const missing = models.filter((model) => model.check === 'missing');
+  const parts = [`${present.length - problems.length} of ${present.length} verify`];
+  if (problems.length > 0) parts.push(problems.map((model) => `${model.slot}: ${model.check.replaceAll('_', ' ')}`).join(', '));
+  if (missing.length > 0) parts.push(`not installed: ${missing.map((model) => model.slot).join(', ')}`);
+  return el('span', { class: problems.length > 0 ? 'text-bad' : undefined, text: parts.join('; ') });
+}
+
 const message = byId('status-message');
 const autoRefresh = byId('auto-refresh');
 let timer = null;
@@ -56,6 +70,17 @@ function render(status) {
   const entries = [...queueStatuses, ...Object.keys(queue).filter((key) => !known.has(key)).map((key) => [key, key])];
   byId('queue-stats').replaceChildren(...entries.map(([key, label]) =>
     el('div', {}, el('dt', { text: label }), el('dd', { text: formatNumber(queue[key] ?? 0) }))));
+
+  fillTable(byId('nodes-body'), (status.nodes ?? []).map((node) =>
+    el('tr', { class: node.state === 'lost' ? 'row-bad' : node.state === 'stopped' ? 'row-muted' : undefined },
+      el('th', { scope: 'row', text: node.host }),
+      el('td', { text: node.role === 'serve' ? (node.processes ? 'API + worker' : 'API') : 'worker' }),
+      el('td', {}, statusBadge(nodeStates[node.state] ?? node.state)),
+      el('td', {}, timeElement(node.lastHeartbeatAt)),
+      el('td', { class: 'num', text: formatNumber(node.callsInFlight) }),
+      el('td', { class: 'break' }, modelsCell(node.models)),
+      el('td', { text: node.version }),
+      el('td', {}, el('code', { class: 'break', text: node.id })))), 'No node has reported yet.');
 
   fillTable(byId('checks-body'), checks.map(([name, check]) => {
     const bad = String(check.status).toUpperCase() !== 'UP';

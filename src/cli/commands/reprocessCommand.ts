@@ -16,19 +16,19 @@ export const reprocessCommand: CliCommand = {
     if (!callId || extra.length > 0) throw new UsageError('Give exactly one call id.');
     if (!isUuid(callId)) throw new UsageError(`"${callId}" is not a call id (a UUID).`);
     const config = loadConfig();
-    const database = openDatabase(config.DATA_DIR);
+    const database = await openDatabase(config);
     try {
-      const outcome = new ProcessingQueue(database.db).requeue(callId.toLowerCase(), Date.now());
+      const outcome = await new ProcessingQueue(database.sql).requeue(callId.toLowerCase(), Date.now());
       const messages = {
         queued: `Call ${callId} is queued again; the running service picks it up within a second.`,
-        missing: `No call ${callId} in ${config.DATA_DIR}.`,
+        missing: `No call ${callId} in ${database.location}.`,
         in_progress: `Call ${callId} is still being processed; reprocess it once it has completed or failed.`,
         audio_gone: `The audio of call ${callId} is no longer held (AUDIO_RETENTION_DAYS=${config.AUDIO_RETENTION_DAYS}), so it cannot be reprocessed.`,
       } as const;
       (outcome === 'queued' ? console.log : console.error)(messages[outcome]);
       return outcome === 'queued' ? 0 : 1;
     } finally {
-      database.close();
+      await database.close();
     }
   },
 };

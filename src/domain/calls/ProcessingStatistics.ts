@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../infrastructure/database/openDatabase.js';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 
 /** Assumed processing time of one call before any has been measured, milliseconds. */
 export const defaultTypicalCallMs = 60_000;
@@ -13,11 +13,11 @@ const cacheMs = 30_000;
 export class ProcessingStatistics {
   private cached?: { value: number; at: number };
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: SqlDatabase) {}
 
-  typicalCallMs(now: number): number {
+  async typicalCallMs(now: number): Promise<number> {
     if (this.cached && now - this.cached.at < cacheMs) return this.cached.value;
-    const rows = this.db.all<{ total: number }>(sql`
+    const rows = await this.db.all<{ total: number }>(sql`
       SELECT sum(duration_ms) AS total FROM processing_events
       WHERE call_id IN (SELECT id FROM calls WHERE status = 'COMPLETED' ORDER BY seq DESC LIMIT 50)
         AND duration_ms IS NOT NULL

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../../infrastructure/clock.js';
 import { holdPoint } from '../../infrastructure/faults/holdPoints.js';
 import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
-import type { IdempotencyRepository, StoredResponse } from '../idempotency/IdempotencyRepository.js';
-import type { CallRepository } from './CallRepository.js';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
+import { IdempotencyRepository, type StoredResponse } from '../idempotency/IdempotencyRepository.js';
+import { CallRepository } from './CallRepository.js';
 import type { CallMetadata } from './callTypes.js';
 
 export interface UploadToAccept {
@@ -25,9 +25,7 @@ export type AcceptOutcome =
   | { kind: 'conflict' };
 
 export interface AcceptUploadDependencies {
-  sqlite: Database.Database;
-  calls: CallRepository;
-  idempotency: IdempotencyRepository;
+  database: SqlDatabase;
   store: ObjectStore;
   clock: Clock;
 }
@@ -39,7 +37,7 @@ export interface AcceptUploadDependencies {
  * its response and drop their copy of the file).
  */
 export async function acceptUpload(dependencies: AcceptUploadDependencies, upload: UploadToAccept): Promise<AcceptOutcome> {
-  const { sqlite, calls, idempotency, store, clock } = dependencies;
+  const { database, store, clock } = dependencies;
   const callId = randomUUID();
   const audioKey = callObjectKeys.audio(callId, upload.format);
   try {
@@ -52,18 +50,21 @@ export async function acceptUpload(dependencies: AcceptUploadDependencies, uploa
 
   const now = clock();
   const response: StoredResponse = { statusCode: 202, body: JSON.stringify({ callId, status: 'QUEUED' }) };
-  const commit = sqlite.transaction((): AcceptOutcome => {
+  const commit = () => database.transaction(async (tx): Promise<AcceptOutcome> => {
     if (upload.idempotency) {
-      const existing = idempotency.find(upload.userId, upload.idempotency.key, now);
-      if (existing && existing.fingerprint !== upload.idempotency.fingerprint) return { kind: 'conflict' };
-      if (existing?.state === 'COMPLETE' && existing.statusCode !== null) {
-        return { kind: 'replay', response: { statusCode: existing.statusCode, body: existing.responseBody } };
+      // The key's record is inserted first: of concurrent uploads with one key (on any node), the insert picks one.
+      const claim = await new IdempotencyRepository(tx).claimCompleted(upload.userId, upload.idempotency.key, upload.idempotency.fingerprint, response, now);
+      if (!claim.claimed) {
+        const { existing } = claim;
+        if (existing.fingerprint !== upload.idempotency.fingerprint) return { kind: 'conflict' };
+        if (existing.state === 'COMPLETE' && existing.statusCode !== null) {
+          return { kind: 'replay', response: { statusCode: existing.statusCode, body: existing.responseBody } };
+        }
+        return { kind: 'conflict' };
       }
-      if (existing) return { kind: 'conflict' };
-      idempotency.insertComplete(upload.userId, upload.idempotency.key, upload.idempotency.fingerprint, response, now);
     }
     const { metadata } = upload;
-    calls.insert({
+    await new CallRepository(tx).insert({
       id: callId,
       userId: upload.userId,
       title: deriveTitle(metadata, upload.fileName, now),
@@ -87,7 +88,7 @@ export async function acceptUpload(dependencies: AcceptUploadDependencies, uploa
   });
   let outcome: AcceptOutcome;
   try {
-    outcome = commit.immediate();
+    outcome = await commit();
   } catch (error) {
     await store.remove(callObjectKeys.prefix(callId));
     throw error;

@@ -1,4 +1,4 @@
-import type { calls } from '../../infrastructure/database/schema.js';
+import type { calls } from '../../infrastructure/database/tables.js';
 
 export const callStatuses = ['QUEUED', 'TRANSCRIBING', 'ANALYZING', 'COMPLETED', 'FAILED'] as const;
 export type CallStatus = (typeof callStatuses)[number];

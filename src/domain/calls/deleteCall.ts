@@ -17,9 +17,9 @@ export interface CallDeletionDependencies {
  * the two steps leaves a claimed row that start-up recovery finishes deleting.
  */
 export async function deleteCall(dependencies: CallDeletionDependencies, userId: string, callId: string): Promise<CallDeletion> {
-  const claim = dependencies.calls.claimForDeletion(userId, callId, dependencies.clock());
+  const claim = await dependencies.calls.claimForDeletion(userId, callId, dependencies.clock());
   if (claim.outcome !== 'claimed') return claim;
   await dependencies.store.remove(callObjectKeys.prefix(callId));
-  dependencies.calls.removeRow(callId);
+  await dependencies.calls.removeRow(callId);
   return { outcome: 'deleted' };
 }

@@ -1,11 +1,10 @@
-import type Database from 'better-sqlite3';
-import type { NewActionItemRecord } from '../actions/ActionItemRepository.js';
-import type { ActionItemRepository } from '../actions/ActionItemRepository.js';
-import type { ArtifactRepository } from '../artifacts/ArtifactRepository.js';
+import { ActionItemRepository, type NewActionItemRecord } from '../actions/ActionItemRepository.js';
+import { ArtifactRepository } from '../artifacts/ArtifactRepository.js';
 import type { Clock } from '../../infrastructure/clock.js';
 import { holdPoint } from '../../infrastructure/faults/holdPoints.js';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
-import type { CallRepository } from './CallRepository.js';
+import { CallRepository } from './CallRepository.js';
 
 /** A document with the version it was written in (transcript v2, analysis v1 or v2). */
 export interface VersionedDocument {
@@ -27,7 +26,7 @@ export interface CallResults {
    * Marks the call COMPLETED inside the storing transaction and says whether it could (the
    * processing run still holds the call). Defaults to an unconditional update.
    */
-  complete?: (now: number) => boolean;
+  complete?: (tx: SqlDatabase, now: number) => Promise<boolean>;
 }
 
 /** The call was no longer the storing run's (deleted, failed as stale): nothing was committed. */
@@ -39,10 +38,7 @@ export class ResultsNotAccepted extends Error {
 }
 
 export interface StoreCallResultsDependencies {
-  sqlite: Database.Database;
-  calls: CallRepository;
-  artifacts: ArtifactRepository;
-  actionItems: ActionItemRepository;
+  database: SqlDatabase;
   store: ObjectStore;
   clock: Clock;
 }
@@ -53,7 +49,7 @@ export interface StoreCallResultsDependencies {
  * documents are overwritten and action items deleted then recreated.
  */
 export async function storeCallResults(dependencies: StoreCallResultsDependencies, userId: string, results: CallResults): Promise<void> {
-  const { sqlite, calls, artifacts, actionItems, store, clock } = dependencies;
+  const { database, store, clock } = dependencies;
   const transcriptKey = callObjectKeys.artifact(results.callId, 'transcript');
   const analysisKey = callObjectKeys.artifact(results.callId, 'analysis');
   await store.writeJson(transcriptKey, results.transcript);
@@ -61,20 +57,21 @@ export async function storeCallResults(dependencies: StoreCallResultsDependencie
   // A crash here leaves documents without rows; the call is run again after the restart.
   await holdPoint('results.store');
   const now = clock();
-  sqlite.transaction(() => {
-    artifacts.save({ callId: results.callId, kind: 'transcript', schemaVersion: results.transcript.schemaVersion, objectKey: transcriptKey, producer: null, createdAt: now });
-    artifacts.save({
+  await database.transaction(async (tx) => {
+    const artifacts = new ArtifactRepository(tx);
+    await artifacts.save({ callId: results.callId, kind: 'transcript', schemaVersion: results.transcript.schemaVersion, objectKey: transcriptKey, producer: null, createdAt: now });
+    await artifacts.save({
       callId: results.callId, kind: 'analysis', schemaVersion: results.analysis.schemaVersion, objectKey: analysisKey,
       producer: results.analysisProducer ? JSON.stringify(results.analysisProducer) : null, createdAt: now,
     });
-    actionItems.replaceForCall(results.callId, results.actionItems.map((item) => ({ ...item, callId: results.callId, userId })));
+    await new ActionItemRepository(tx).replaceForCall(results.callId, results.actionItems.map((item) => ({ ...item, callId: results.callId, userId })));
     const completed = results.complete
-      ? results.complete(now)
-      : (calls.update(results.callId, {
+      ? await results.complete(tx, now)
+      : (await new CallRepository(tx).update(results.callId, {
         status: 'COMPLETED', errorReason: null, updatedAt: now,
         ...(results.durationSeconds !== undefined ? { durationSeconds: results.durationSeconds } : {}),
       }), true);
     // Throwing rolls the whole transaction back: no artifacts, no action items.
     if (!completed) throw new ResultsNotAccepted(results.callId);
-  }).immediate();
+  });
 }

@@ -1,6 +1,7 @@
-import { and, eq, lt } from 'drizzle-orm';
-import type { Db } from '../../infrastructure/database/openDatabase.js';
-import { idempotencyRecords } from '../../infrastructure/database/schema.js';
+import { sql } from 'drizzle-orm';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
+import { columnsOf, insertInto } from '../../infrastructure/database/sqlFragments.js';
+import { idempotencyRecords } from '../../infrastructure/database/tables.js';
 
 /** How long a key is remembered for its user: 24 hours. */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000;
@@ -14,15 +15,17 @@ export interface StoredResponse {
   body: string | null;
 }
 
+export type KeyClaim = { claimed: true } | { claimed: false; existing: IdempotencyRecord };
+
 export class IdempotencyRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: SqlDatabase) {}
 
   /** The live record of a key; an expired one is removed and reported absent. */
-  find(userId: string, key: string, now: number): IdempotencyRecord | undefined {
-    const record = this.db.select().from(idempotencyRecords)
-      .where(and(eq(idempotencyRecords.userId, userId), eq(idempotencyRecords.key, key))).get();
+  async find(userId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {
+    const record = await this.db.get<IdempotencyRecord>(sql`SELECT ${columnsOf(idempotencyRecords)} FROM idempotency_records
+      WHERE user_id = ${userId} AND key = ${key}`);
     if (record && record.createdAt <= now - idempotencyRetentionMs) {
-      this.release(userId, key);
+      await this.db.run(sql`DELETE FROM idempotency_records WHERE user_id = ${userId} AND key = ${key} AND created_at = ${record.createdAt}`);
       return undefined;
     }
     return record;
@@ -30,37 +33,48 @@ export class IdempotencyRepository {
 
   /**
    * Claims a key for a request about to run. Returns the existing record instead when the key
-   * is taken (by a finished request, or one still running).
+   * is taken (by a finished request, or one still running, on this node or another).
    */
-  claim(userId: string, key: string, fingerprint: string, now: number): { claimed: true } | { claimed: false; existing: IdempotencyRecord } {
-    return this.db.transaction((tx) => {
-      const existing = this.find(userId, key, now);
-      if (existing) return { claimed: false as const, existing };
-      tx.insert(idempotencyRecords).values({ userId, key, fingerprint, state: 'PENDING', createdAt: now }).run();
-      return { claimed: true as const };
-    }, { behavior: 'immediate' });
+  claim(userId: string, key: string, fingerprint: string, now: number): Promise<KeyClaim> {
+    return this.insertUnlessTaken(userId, key, now, { userId, key, fingerprint, state: 'PENDING', createdAt: now });
+  }
+
+  /**
+   * Records a key with its response in one step (inside the caller's transaction, with the call
+   * it created): `claimed: false` with the record that holds the key when it is taken.
+   */
+  claimCompleted(userId: string, key: string, fingerprint: string, response: StoredResponse, now: number): Promise<KeyClaim> {
+    return this.insertUnlessTaken(userId, key, now, {
+      userId, key, fingerprint, state: 'COMPLETE', statusCode: response.statusCode, responseBody: response.body, createdAt: now,
+    });
   }
 
   /** Stores a finished request's response under its claimed key. */
-  complete(userId: string, key: string, response: StoredResponse): void {
-    this.db.update(idempotencyRecords)
-      .set({ state: 'COMPLETE', statusCode: response.statusCode, responseBody: response.body })
-      .where(and(eq(idempotencyRecords.userId, userId), eq(idempotencyRecords.key, key))).run();
-  }
-
-  /** Records a key and its response in one step (inside the caller's transaction). */
-  insertComplete(userId: string, key: string, fingerprint: string, response: StoredResponse, now: number): void {
-    this.db.insert(idempotencyRecords).values({
-      userId, key, fingerprint, state: 'COMPLETE', statusCode: response.statusCode, responseBody: response.body, createdAt: now,
-    }).run();
+  async complete(userId: string, key: string, response: StoredResponse): Promise<void> {
+    await this.db.run(sql`UPDATE idempotency_records SET state = 'COMPLETE', status_code = ${response.statusCode}, response_body = ${response.body}
+      WHERE user_id = ${userId} AND key = ${key}`);
   }
 
   /** Forgets a key, so a retry runs the request again (after a server-side failure). */
-  release(userId: string, key: string): void {
-    this.db.delete(idempotencyRecords).where(and(eq(idempotencyRecords.userId, userId), eq(idempotencyRecords.key, key))).run();
+  async release(userId: string, key: string): Promise<void> {
+    await this.db.run(sql`DELETE FROM idempotency_records WHERE user_id = ${userId} AND key = ${key}`);
   }
 
-  purgeExpired(now: number): number {
-    return this.db.delete(idempotencyRecords).where(lt(idempotencyRecords.createdAt, now - idempotencyRetentionMs)).run().changes;
+  purgeExpired(now: number): Promise<number> {
+    return this.db.run(sql`DELETE FROM idempotency_records WHERE created_at < ${now - idempotencyRetentionMs}`);
+  }
+
+  /**
+   * Inserts the record unless a live one holds the key. The insert itself decides between
+   * concurrent requests (ON CONFLICT DO NOTHING), so exactly one of them claims the key; an
+   * expired holder is removed first and the insert tried again.
+   */
+  private async insertUnlessTaken(userId: string, key: string, now: number, record: typeof idempotencyRecords.$inferInsert): Promise<KeyClaim> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await this.find(userId, key, now);
+      if (existing) return { claimed: false, existing };
+      if (await this.db.run(sql`${insertInto(idempotencyRecords, [record])} ON CONFLICT DO NOTHING`) === 1) return { claimed: true };
+    }
+    throw new Error('idempotency key kept changing hands');
   }
 }

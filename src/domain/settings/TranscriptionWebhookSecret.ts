@@ -14,19 +14,19 @@ export class TranscriptionWebhookSecret {
   constructor(private readonly settings: SettingsRepository, private readonly config: Pick<Config, 'TRANSCRIPTION_WEBHOOK_SECRET'>) {}
 
   /** The secret in force now, or undefined when none is configured. */
-  current(): string | undefined {
+  async current(): Promise<string | undefined> {
     return this.config.TRANSCRIPTION_WEBHOOK_SECRET ?? this.settings.get(storedKey);
   }
 
-  source(): 'env' | 'stored' | 'none' {
+  async source(): Promise<'env' | 'stored' | 'none'> {
     if (this.config.TRANSCRIPTION_WEBHOOK_SECRET) return 'env';
-    return this.settings.get(storedKey) === undefined ? 'none' : 'stored';
+    return (await this.settings.get(storedKey)) === undefined ? 'none' : 'stored';
   }
 
   /** A new secret in place of the stored one (the caller refuses this when the environment sets it). */
-  rotate(now: number): string {
+  async rotate(now: number): Promise<string> {
     const secret = newWebhookSecret();
-    this.settings.set(storedKey, secret, now);
+    await this.settings.set(storedKey, secret, now);
     return secret;
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../infrastructure/database/openDatabase.js';
-import { users } from '../../infrastructure/database/schema.js';
+import { sql } from 'drizzle-orm';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
+import { columnsOf, insertInto } from '../../infrastructure/database/sqlFragments.js';
+import { users } from '../../infrastructure/database/tables.js';
 
 export type UserRecord = typeof users.$inferSelect;
 
@@ -13,50 +14,54 @@ export interface Identity {
   name?: string;
 }
 
-export class UserRepository {
-  private readonly byExternalId;
+const userColumns = columnsOf(users);
 
-  constructor(private readonly db: Db) {
-    this.byExternalId = db.select().from(users).where(eq(users.externalUserId, sql.placeholder('externalUserId'))).prepare();
-  }
+export class UserRepository {
+  constructor(private readonly db: SqlDatabase) {}
 
   /**
    * The user row of an identity, created on first sight. The email follows the identity
    * provider; the display name is taken from the `name` claim only while the user has none,
    * so a name the user chose with PATCH is never overwritten.
    */
-  findOrCreate(identity: Identity, now: number): UserRecord {
-    const existing = this.byExternalId.get({ externalUserId: identity.externalUserId });
+  async findOrCreate(identity: Identity, now: number): Promise<UserRecord> {
+    const existing = await this.findByExternalId(identity.externalUserId);
     if (existing) {
       const email = identity.email ?? existing.email;
       const displayName = existing.displayName ?? identity.name ?? null;
       if (email === existing.email && displayName === existing.displayName) return existing;
-      return this.db.update(users).set({ email, displayName, updatedAt: now }).where(eq(users.id, existing.id)).returning().get();
+      const updated = await this.db.get<UserRecord>(sql`UPDATE users SET email = ${email}, display_name = ${displayName}, updated_at = ${now}
+        WHERE id = ${existing.id} RETURNING ${userColumns}`);
+      return updated ?? existing;
     }
-    // ON CONFLICT covers two first requests of the same identity racing each other.
-    this.db.insert(users).values({
+    // ON CONFLICT covers two first requests of the same identity racing each other (on any node).
+    await this.db.run(sql`${insertInto(users, [{
       id: randomUUID(),
       externalUserId: identity.externalUserId,
       email: identity.email ?? null,
       displayName: identity.name ?? null,
       createdAt: now,
       updatedAt: now,
-    }).onConflictDoNothing().run();
-    const created = this.byExternalId.get({ externalUserId: identity.externalUserId });
+    }])} ON CONFLICT DO NOTHING`);
+    const created = await this.findByExternalId(identity.externalUserId);
     if (!created) throw new Error('user row vanished right after creation');
     return created;
   }
 
-  findById(userId: string): UserRecord | undefined {
-    return this.db.select().from(users).where(eq(users.id, userId)).get();
+  findById(userId: string): Promise<UserRecord | undefined> {
+    return this.db.get<UserRecord>(sql`SELECT ${userColumns} FROM users WHERE id = ${userId}`);
   }
 
-  updateDisplayName(userId: string, displayName: string, now: number): UserRecord | undefined {
-    return this.db.update(users).set({ displayName, updatedAt: now }).where(eq(users.id, userId)).returning().get();
+  updateDisplayName(userId: string, displayName: string, now: number): Promise<UserRecord | undefined> {
+    return this.db.get<UserRecord>(sql`UPDATE users SET display_name = ${displayName}, updated_at = ${now} WHERE id = ${userId} RETURNING ${userColumns}`);
   }
 
   /** Removes the user; calls, action items, events, idempotency records cascade. */
-  remove(userId: string): void {
-    this.db.delete(users).where(eq(users.id, userId)).run();
+  async remove(userId: string): Promise<void> {
+    await this.db.run(sql`DELETE FROM users WHERE id = ${userId}`);
+  }
+
+  private findByExternalId(externalUserId: string): Promise<UserRecord | undefined> {
+    return this.db.get<UserRecord>(sql`SELECT ${userColumns} FROM users WHERE external_user_id = ${externalUserId}`);
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../infrastructure/database/openDatabase.js';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 
 export interface UserStats {
   totalCalls: number;
@@ -18,17 +18,17 @@ export function startOfIsoWeek(now: number): number {
 }
 
 /** The statistics of `GET /api/users/me/stats`; definitions are in docs/api.md and the schema. */
-export function computeUserStats(db: Db, userId: string, now: number): UserStats {
+export async function computeUserStats(db: SqlDatabase, userId: string, now: number): Promise<UserStats> {
   const today = new Date(now).toISOString().slice(0, 10);
-  const callFigures = db.get<{ total: number; thisWeek: number; averageDuration: number | null }>(sql`
+  const callFigures = await db.get<{ total: number; thisWeek: number; averageDuration: number | null }>(sql`
     SELECT count(*) AS total,
-           coalesce(sum(created_at >= ${startOfIsoWeek(now)}), 0) AS thisWeek,
-           avg(duration_seconds) AS averageDuration
+           count(CASE WHEN created_at >= ${startOfIsoWeek(now)} THEN 1 END) AS "thisWeek",
+           avg(duration_seconds) AS "averageDuration"
     FROM calls WHERE user_id = ${userId} AND deleting_since IS NULL`);
-  const itemFigures = db.get<{ open: number; overdue: number; completed: number }>(sql`
-    SELECT coalesce(sum(status = 'PENDING'), 0) AS open,
-           coalesce(sum(status = 'PENDING' AND due_date IS NOT NULL AND due_date < ${today}), 0) AS overdue,
-           coalesce(sum(status = 'COMPLETED'), 0) AS completed
+  const itemFigures = await db.get<{ open: number; overdue: number; completed: number }>(sql`
+    SELECT count(CASE WHEN status = 'PENDING' THEN 1 END) AS open,
+           count(CASE WHEN status = 'PENDING' AND due_date IS NOT NULL AND due_date < ${today} THEN 1 END) AS overdue,
+           count(CASE WHEN status = 'COMPLETED' THEN 1 END) AS completed
     FROM action_items WHERE user_id = ${userId}`);
   return {
     totalCalls: callFigures?.total ?? 0,

@@ -22,14 +22,14 @@ export const userObjectPrefix = (userId: string) => `users/${userId}`;
  * Refused while any call is still being processed, so no worker writes into deleted data.
  */
 export async function deleteUserData(dependencies: UserDeletionDependencies, userId: string): Promise<UserDeletion> {
-  const inFlight = dependencies.calls.inFlightIdsOf(userId);
+  const inFlight = await dependencies.calls.inFlightIdsOf(userId);
   if (inFlight.length > 0) return { outcome: 'in_progress', callIds: inFlight };
-  for (const callId of dependencies.calls.allIdsOf(userId)) {
+  for (const callId of await dependencies.calls.allIdsOf(userId)) {
     const deletion = await deleteCall(dependencies, userId, callId);
     // A call queued after the check above (a concurrent upload) stops the deletion here.
     if (deletion.outcome === 'in_progress') return { outcome: 'in_progress', callIds: [callId] };
   }
   await dependencies.store.remove(userObjectPrefix(userId));
-  dependencies.users.remove(userId);
+  await dependencies.users.remove(userId);
   return { outcome: 'deleted' };
 }

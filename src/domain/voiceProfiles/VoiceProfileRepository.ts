@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { EmbeddingCipher } from '../../infrastructure/crypto/EmbeddingCipher.js';
-import type { Db } from '../../infrastructure/database/openDatabase.js';
-import { voiceProfiles } from '../../infrastructure/database/schema.js';
+import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
+import { insertInto } from '../../infrastructure/database/sqlFragments.js';
+import { voiceProfiles } from '../../infrastructure/database/tables.js';
 
 /** What the API may show of a profile: never the embedding. */
 export interface VoiceProfileSummary {
@@ -36,7 +37,7 @@ export const voiceProfileProvider = 'callscope-local';
 export class VoiceProfileRepository {
   private cipherInstance: EmbeddingCipher | undefined;
 
-  constructor(private readonly db: Db, private readonly createCipher: () => EmbeddingCipher) {}
+  constructor(private readonly db: SqlDatabase, private readonly createCipher: () => EmbeddingCipher) {}
 
   private get cipher(): EmbeddingCipher {
     this.cipherInstance ??= this.createCipher();
@@ -44,7 +45,7 @@ export class VoiceProfileRepository {
   }
 
   /** Stores the user's profile, replacing any earlier one (a re-upload starts afresh: new `createdAt`). */
-  save(userId: string, profile: NewVoiceProfile, now: number): VoiceProfileSummary {
+  async save(userId: string, profile: NewVoiceProfile, now: number): Promise<VoiceProfileSummary> {
     const row = {
       userId,
       provider: profile.provider,
@@ -56,20 +57,23 @@ export class VoiceProfileRepository {
       createdAt: now,
       updatedAt: now,
     };
-    const { userId: _key, ...replacement } = row;
-    this.db.insert(voiceProfiles).values(row).onConflictDoUpdate({ target: voiceProfiles.userId, set: replacement }).run();
+    await this.db.run(sql`${insertInto(voiceProfiles, [row])} ON CONFLICT (user_id) DO UPDATE SET
+      provider = excluded.provider, embedding_model = excluded.embedding_model, embedding_dimension = excluded.embedding_dimension,
+      encrypted_embedding = excluded.encrypted_embedding, consent_version = excluded.consent_version,
+      sample_duration_seconds = excluded.sample_duration_seconds, created_at = excluded.created_at, updated_at = excluded.updated_at`);
     return summaryOf(row);
   }
 
-  find(userId: string): VoiceProfileSummary | undefined {
-    const row = this.db.select().from(voiceProfiles).where(eq(voiceProfiles.userId, userId)).get();
+  async find(userId: string): Promise<VoiceProfileSummary | undefined> {
+    const row = await this.db.get<VoiceProfileSummary>(sql`SELECT provider, consent_version AS "consentVersion",
+      sample_duration_seconds AS "sampleDurationSeconds", created_at AS "createdAt" FROM voice_profiles WHERE user_id = ${userId}`);
     return row ? summaryOf(row) : undefined;
   }
 
   /** The decrypted embedding; undefined without a profile. Throws when the stored value cannot be opened. */
-  embeddingOf(userId: string): VoiceProfileEmbedding | undefined {
-    const row = this.db.select({ model: voiceProfiles.embeddingModel, dimension: voiceProfiles.embeddingDimension, sealed: voiceProfiles.encryptedEmbedding })
-      .from(voiceProfiles).where(eq(voiceProfiles.userId, userId)).get();
+  async embeddingOf(userId: string): Promise<VoiceProfileEmbedding | undefined> {
+    const row = await this.db.get<{ model: string; dimension: number; sealed: Buffer }>(sql`SELECT embedding_model AS model,
+      embedding_dimension AS dimension, encrypted_embedding AS sealed FROM voice_profiles WHERE user_id = ${userId}`);
     if (!row) return undefined;
     const vector = this.cipher.open(row.sealed, userId);
     if (vector.length !== row.dimension) throw new Error('stored voice embedding has the wrong length');
@@ -77,8 +81,8 @@ export class VoiceProfileRepository {
   }
 
   /** Removes the user's profile; true when there was one. */
-  remove(userId: string): boolean {
-    return this.db.delete(voiceProfiles).where(eq(voiceProfiles.userId, userId)).run().changes > 0;
+  async remove(userId: string): Promise<boolean> {
+    return (await this.db.run(sql`DELETE FROM voice_profiles WHERE user_id = ${userId}`)) > 0;
   }
 }
 

@@ -22,7 +22,7 @@ export interface AuthenticationDependencies {
   tokenVerifier?: TokenVerifier;
   clock: Clock;
   /** The key generated on the admin page, used when `API_KEY` is unset; asked on every request, so a rotation applies at once. */
-  storedApiKey?: { digest(): Buffer | undefined };
+  storedApiKey?: { digest(): Promise<Buffer | undefined> };
 }
 
 /**
@@ -36,14 +36,14 @@ export function createAuthenticator(dependencies: AuthenticationDependencies) {
   const environmentKeyDigest = config.API_KEY ? digest(config.API_KEY) : undefined;
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
-    const expectedKeyDigest = environmentKeyDigest ?? storedApiKey?.digest();
+    const expectedKeyDigest = environmentKeyDigest ?? (await storedApiKey?.digest());
     if (expectedKeyDigest) {
       const presented = request.headers['x-api-key'];
       if (typeof presented !== 'string' || !timingSafeEqual(digest(presented), expectedKeyDigest)) {
         throw refuse(request, 'api key missing or wrong');
       }
     }
-    request.user = users.findOrCreate(await identify(request), clock());
+    request.user = await users.findOrCreate(await identify(request), clock());
   };
 
   async function identify(request: FastifyRequest): Promise<Identity> {

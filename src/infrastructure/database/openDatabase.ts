@@ -1,43 +1,29 @@
-import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageRoot } from '../packageRoot.js';
-import * as schema from './schema.js';
+import { openPostgresDatabase } from './postgres/PostgresDatabase.js';
+import { openSqliteDatabase } from './sqlite/SqliteDatabase.js';
+import type { DatabaseHandle } from './SqlDatabase.js';
 
-/** The drizzle query builder; `$client` is the raw better-sqlite3 connection for hand-tuned statements. */
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+export type { DatabaseHandle, SqlDatabase } from './SqlDatabase.js';
 
-export interface DatabaseHandle {
-  /** Typed query builder. */
-  db: Db;
-  /** The raw connection, for prepared hot-path statements and transactions. */
-  sqlite: Database.Database;
-  close(): void;
+export interface DatabaseLocation {
+  /** postgres://… for PostgreSQL; unset for the embedded SQLite database in `DATA_DIR`. */
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
 }
-
-export const migrationsFolder = join(packageRoot, 'src/infrastructure/database/migrations');
 
 /**
- * Opens (creating if needed) `<dataDir>/callscope.db` in WAL mode with foreign keys enforced
- * and a busy timeout, so the API process and worker threads can share it. Migrations are
- * applied unless `applyMigrations` is false (the `migrate` command applies them explicitly).
+ * Opens the configured database: PostgreSQL when `DATABASE_URL` is set, else
+ * `<DATA_DIR>/callscope.db`. Migrations are applied unless `applyMigrations` is false (the
+ * `migrate` command applies them itself, to report what it did).
  */
-export function openDatabase(dataDir: string, options: { applyMigrations?: boolean } = {}): DatabaseHandle {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(join(dataDir, 'callscope.db'));
-  sqlite.pragma('journal_mode = WAL');
-  // NORMAL is durable across process crashes in WAL mode; only an OS crash may lose the last commits.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = drizzle(sqlite, { schema });
-  if (options.applyMigrations !== false) applyMigrations(db);
-  return { db, sqlite, close: () => sqlite.close() };
-}
-
-/** Applies every committed migration not yet recorded in the database; forward only. */
-export function applyMigrations(db: Db): void {
-  migrate(db, { migrationsFolder });
+export async function openDatabase(location: DatabaseLocation, options: { applyMigrations?: boolean } = {}): Promise<DatabaseHandle> {
+  const database = location.DATABASE_URL ? openPostgresDatabase(location.DATABASE_URL) : openSqliteDatabase(location.DATA_DIR);
+  if (options.applyMigrations !== false) {
+    try {
+      await database.migrate();
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  return database;
 }

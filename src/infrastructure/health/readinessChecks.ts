@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { Config } from '../../config/configSchema.js';
 import type { DatabaseHandle } from '../database/openDatabase.js';
+import type { ObjectStore } from '../storage/ObjectStore.js';
 import { installedModelManifest } from '../models/loadModelManifest.js';
 import type { ModelManifest, ModelSlot } from '../models/manifestSchema.js';
 import { inspectModels, type InspectModelsOptions, type ModelSlotStatus } from '../models/modelInventory.js';
@@ -24,16 +24,41 @@ export type ReadinessCheck = () => Promise<CheckResult> | CheckResult;
 // Kept here for the stages that import it from the health checks.
 export { resolveModelPath } from '../models/resolveModelPath.js';
 
-/** The database answers a query. */
-export function databaseCheck(database: DatabaseHandle): ReadinessCheck {
-  return () => {
+/** Longest a readiness probe waits for the database or the storage to answer, ms. */
+const probeTimeoutMs = 2000;
+
+/** The database answers a query (within {@link probeTimeoutMs}: a PostgreSQL server that is gone must not hang the probe). */
+export function databaseCheck(database: Pick<DatabaseHandle, 'ping' | 'dialect'>): ReadinessCheck {
+  return async () => {
     try {
-      database.db.get(sql`SELECT 1`);
-      return { status: 'UP' };
+      await withinTimeout(database.ping(), probeTimeoutMs);
+      return { status: 'UP', detail: { engine: database.dialect } };
     } catch {
-      return { status: 'DOWN', detail: { reason: 'database unreachable' } };
+      return { status: 'DOWN', detail: { engine: database.dialect, reason: 'database unreachable' } };
     }
   };
+}
+
+/**
+ * The storage (`DATA_DIR`, perhaps a shared mount) takes a write: a probe file is written,
+ * renamed and removed in its temp folder, as every stored object is. A mount that is gone or
+ * read-only makes the node not ready.
+ */
+export function storageCheck(store: Pick<ObjectStore, 'probeWrite'>): ReadinessCheck {
+  return async () => {
+    try {
+      await withinTimeout(store.probeWrite(), probeTimeoutMs);
+      return { status: 'UP' };
+    } catch (error) {
+      return { status: 'DOWN', detail: { reason: `storage not writable (${(error as NodeJS.ErrnoException).code ?? 'no answer'})` } };
+    }
+  };
+}
+
+function withinTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timed out')), timeoutMs); });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** `DATA_DIR` has at least `MIN_FREE_DISK_MB` free. */

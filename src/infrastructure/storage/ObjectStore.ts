@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 
 /**
  * Files under `<dataDir>/objects`, addressed by slash-separated keys such as
  * `calls/<callId>/audio.wav`. Writes land in `<dataDir>/tmp` first and are renamed into place
- * (atomic on one filesystem), so a reader or a crash never sees half an object.
+ * (atomic on one filesystem), so a reader or a crash never sees half an object. With several
+ * nodes, `dataDir` is one shared mount (NFS/SMB) for all: `tmp` and `objects` are on it, so the
+ * rename stays atomic. The interface is kept narrow (keys in, files out) so that another
+ * backend (S3-compatible object storage) can stand behind it later.
  */
 export class ObjectStore {
   readonly objectsDir: string;
@@ -60,10 +63,38 @@ export class ObjectStore {
     await rm(this.pathOf(keyOrPrefix), { recursive: true, force: true });
   }
 
-  /** Deletes leftovers of writes that never finished (e.g. uploads cut by a crash). */
-  async clearTemp(): Promise<void> {
-    await rm(this.tmpDir, { recursive: true, force: true });
+  /**
+   * Deletes leftovers of writes that never finished (e.g. uploads cut by a crash). With
+   * `olderThanMs`, only those last changed that long ago: on shared storage another node may be
+   * writing its own temp files right now.
+   */
+  async clearTemp(options: { olderThanMs?: number; now?: number } = {}): Promise<number> {
+    const { olderThanMs, now = Date.now() } = options;
+    let removed = 0;
+    for (const entry of await readdir(this.tmpDir).catch(() => [] as string[])) {
+      const path = join(this.tmpDir, entry);
+      if (olderThanMs !== undefined) {
+        const changed = await stat(path).then((stats) => stats.mtimeMs, () => undefined);
+        if (changed === undefined || now - changed < olderThanMs) continue;
+      }
+      await rm(path, { recursive: true, force: true });
+      removed += 1;
+    }
     await mkdir(this.tmpDir, { recursive: true });
+    return removed;
+  }
+
+  /** Writes, renames and removes a small probe file: throws when the storage cannot take a write now (readiness). */
+  async probeWrite(): Promise<void> {
+    const tempPath = this.newTempPath('.probe');
+    const probePath = `${tempPath}.done`;
+    try {
+      await writeFile(tempPath, 'probe');
+      await rename(tempPath, probePath);
+    } finally {
+      await rm(tempPath, { force: true });
+      await rm(probePath, { force: true });
+    }
   }
 }
 

@@ -18,10 +18,11 @@ const control = new BroadcastChannel(workerControlChannel);
 const acknowledgements = new BroadcastChannel(workerAckChannel);
 control.unref();
 acknowledgements.unref();
-control.onmessage = async (event) => {
+control.onmessage = (event) => {
   if ((event as { data?: DisposeMessage }).data?.type !== 'dispose') return;
-  const resources = await threadResources.disposeAll();
-  acknowledgements.postMessage({ type: 'disposed', threadId, resources } satisfies DisposedMessage);
+  void threadResources.disposeAll().then((resources) => {
+    acknowledgements.postMessage({ type: 'disposed', threadId, resources } satisfies DisposedMessage);
+  });
 };
 
 /** Piscina's entry point: runs one named task of the closed task table. */

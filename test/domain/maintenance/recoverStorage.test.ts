@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,18 +12,22 @@ import { recoverStorage } from '../../../src/domain/maintenance/recoverStorage.j
 import { startProcessing } from '../../../src/processing/startProcessing.js';
 import { callFolders, rowsOfCall, tempFiles } from '../../helpers/callInspection.js';
 import { seedCall, seedUser } from '../../helpers/seedCalls.js';
+import { testDatabaseEnvironment } from '../../helpers/testDatabase.js';
 
 let dataDir: string;
+/** The test's database beside DATA_DIR (on a PostgreSQL run, its DATABASE_URL), the same for every reopening. */
+let databaseEnvironment: Record<string, string>;
 let services: Services;
 
-const openServices = () => createServices(loadConfig({ DATA_DIR: dataDir, LOCAL_AUTH: 'true', LOG_LEVEL: 'silent' }), { processMetrics: false });
+const openServices = () => createServices(loadConfig({ DATA_DIR: dataDir, LOCAL_AUTH: 'true', LOG_LEVEL: 'silent', ...databaseEnvironment }), { processMetrics: false });
 
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'callscope-recovery-'));
-  services = openServices();
+  databaseEnvironment = await testDatabaseEnvironment();
+  services = await openServices();
 });
-afterEach(() => {
-  services.close();
+afterEach(async () => {
+  await services.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -30,7 +35,8 @@ afterEach(() => {
 async function leaveCrashDebris() {
   const healthy = await seedCall(services, 'alice');
   const halfDeleted = await seedCall(services, 'alice');
-  expect(services.calls.claimForDeletion(seedUser(services, 'alice').id, halfDeleted, services.clock()).outcome).toBe('claimed');
+  const alice = await seedUser(services, 'alice');
+  expect((await services.calls.claimForDeletion(alice.id, halfDeleted, services.clock())).outcome).toBe('claimed');
   const orphan = randomUUID();
   mkdirSync(join(dataDir, 'objects', 'calls', orphan), { recursive: true });
   writeFileSync(join(dataDir, 'objects', 'calls', orphan, 'original.wav'), 'left over');
@@ -44,22 +50,22 @@ async function leaveCrashDebris() {
   return { healthy, halfDeleted, orphan };
 }
 
-function expectRecovered(debris: Awaited<ReturnType<typeof leaveCrashDebris>>, recovered: Services): void {
+async function expectRecovered(debris: Awaited<ReturnType<typeof leaveCrashDebris>>, recovered: Services): Promise<void> {
   expect(tempFiles(dataDir)).toEqual([]);
   expect(callFolders(dataDir)).toEqual([debris.healthy]);
-  expect(rowsOfCall(recovered, 'calls', debris.halfDeleted)).toBe(0);
-  expect(rowsOfCall(recovered, 'call_artifacts', debris.halfDeleted)).toBe(0);
-  expect(rowsOfCall(recovered, 'action_items', debris.halfDeleted)).toBe(0);
-  expect(rowsOfCall(recovered, 'calls', debris.healthy)).toBe(1);
-  expect(rowsOfCall(recovered, 'action_items', debris.healthy)).toBe(2);
-  expect(readdirSync(join(dataDir, 'objects', 'calls', debris.healthy)).sort()).toEqual(keptFilesOf(recovered, debris.healthy));
+  expect(await rowsOfCall(recovered, 'calls', debris.halfDeleted)).toBe(0);
+  expect(await rowsOfCall(recovered, 'call_artifacts', debris.halfDeleted)).toBe(0);
+  expect(await rowsOfCall(recovered, 'action_items', debris.halfDeleted)).toBe(0);
+  expect(await rowsOfCall(recovered, 'calls', debris.healthy)).toBe(1);
+  expect(await rowsOfCall(recovered, 'action_items', debris.healthy)).toBe(2);
+  expect(readdirSync(join(dataDir, 'objects', 'calls', debris.healthy)).sort()).toEqual(await keptFilesOf(recovered, debris.healthy));
   expect(existsSync(join(dataDir, 'objects', 'calls', debris.healthy, 'original.wav'))).toBe(true);
 }
 
 /** File names in a call's folder that its rows name (the original audio, stored documents). */
-function keptFilesOf(recovered: Services, callId: string): string[] {
-  const rows = recovered.database.sqlite.prepare(`
-    SELECT audio_object_key AS key FROM calls WHERE id = ? UNION SELECT object_key AS key FROM call_artifacts WHERE call_id = ?`).all(callId, callId) as { key: string }[];
+async function keptFilesOf(recovered: Services, callId: string): Promise<string[]> {
+  const rows = await recovered.database.sql.all<{ key: string }>(sql`
+    SELECT audio_object_key AS key FROM calls WHERE id = ${callId} UNION SELECT object_key AS key FROM call_artifacts WHERE call_id = ${callId}`);
   return rows.map((row) => row.key.split('/').at(-1)!).sort();
 }
 
@@ -74,27 +80,27 @@ describe('recoverStorage', () => {
       },
     }));
 
-    await recoverStorage(services, log);
+    await recoverStorage(services, log, { exclusive: true });
 
-    expectRecovered(debris, services);
+    await expectRecovered(debris, services);
     expect(logLines).toContainEqual(expect.objectContaining({ msg: 'storage recovered', finishedDeletions: 1, orphanFolders: 1, strayEntries: 2 }));
   });
 
   test('runs when processing starts on a DATA_DIR left by a crash, before any call is taken', async () => {
     const debris = await leaveCrashDebris();
-    services.close();
+    await services.close();
 
-    services = openServices();
+    services = await openServices();
     const processing = await startProcessing(services, pino({ level: 'silent' }));
     try {
-      expectRecovered(debris, services);
+      await expectRecovered(debris, services);
     } finally {
       await processing.stop(0);
     }
   });
 
   test('does nothing on a fresh DATA_DIR', async () => {
-    await expect(recoverStorage(services, pino({ level: 'silent' }))).resolves.toBeUndefined();
+    await expect(recoverStorage(services, pino({ level: 'silent' }), { exclusive: true })).resolves.toBeUndefined();
     expect(tempFiles(dataDir)).toEqual([]);
     expect(callFolders(dataDir)).toEqual([]);
   });

@@ -50,7 +50,7 @@ describe('a valid ID token', () => {
     expect(response.status).toBe(200);
     const user = (await response.json()) as UserBody;
     expect(user).toMatchObject({ externalUserId: 'idp|first-use', email: 'ada@example.org', displayName: 'Ada Lovelace' });
-    expect(testApp.services.users.findById(user.id)?.externalUserId).toBe('idp|first-use');
+    expect((await testApp.services.users.findById(user.id))?.externalUserId).toBe('idp|first-use');
   });
 
   test('a second token of the same subject reaches the same user', async () => {

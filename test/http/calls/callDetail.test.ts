@@ -44,7 +44,7 @@ describe('GET /api/calls/{id}', () => {
 
   test('of a failed call without a recorded reason still carries a string errorReason', async () => {
     const callId = await seedCall(testApp.services, 'alice', { status: 'FAILED' });
-    testApp.services.calls.update(callId, { errorReason: null });
+    await testApp.services.calls.update(callId, { errorReason: null });
     const detail = await jsonOf(`/api/calls/${callId}`);
     expect(detail.errorReason).toEqual(expect.any(String));
     expect(detail.errorReason).not.toBe('');

@@ -23,33 +23,34 @@ function callFolderExists(callId: string): boolean {
   return existsSync(join(testApp.dataDir, 'objects', 'calls', callId));
 }
 
-function rowsLeft(callId: string): Record<CallTable, number> {
-  return Object.fromEntries(callTables.map((table) => [table, rowsOfCall(testApp.services, table, callId)])) as Record<CallTable, number>;
+async function rowsLeft(callId: string): Promise<Record<CallTable, number>> {
+  const counts = await Promise.all(callTables.map(async (table) => [table, await rowsOfCall(testApp.services, table, callId)] as const));
+  return Object.fromEntries(counts) as Record<CallTable, number>;
 }
 
 /** A completed call of alice with audio, transcript, analysis, two action items and a processing event. */
 async function completedCall(user = 'alice'): Promise<string> {
   const callId = await seedCall(testApp.services, user);
-  recordProcessingEvent(testApp.services, callId);
+  await recordProcessingEvent(testApp.services, callId);
   return callId;
 }
 
-function expectCallIntact(callId: string): void {
+async function expectCallIntact(callId: string): Promise<void> {
   expect(callFolderExists(callId)).toBe(true);
-  expect(rowsOfCall(testApp.services, 'calls', callId)).toBe(1);
+  expect(await rowsOfCall(testApp.services, 'calls', callId)).toBe(1);
 }
 
 describe('DELETE /api/calls/{id}', () => {
   test('answers 204 and removes the call\'s folder and every row of the call, its artifacts, action items and events', async () => {
     const callId = await completedCall();
-    expect(rowsLeft(callId)).toEqual({ calls: 1, call_artifacts: 2, action_items: 2, processing_events: 1 });
+    expect(await rowsLeft(callId)).toEqual({ calls: 1, call_artifacts: 2, action_items: 2, processing_events: 1 });
 
     const response = await alice()(`/api/calls/${callId}`, { method: 'DELETE' });
 
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
     expect(callFolderExists(callId)).toBe(false);
-    expect(rowsLeft(callId)).toEqual({ calls: 0, call_artifacts: 0, action_items: 0, processing_events: 0 });
+    expect(await rowsLeft(callId)).toEqual({ calls: 0, call_artifacts: 0, action_items: 0, processing_events: 0 });
     expect((await alice()(`/api/calls/${callId}`)).status).toBe(404);
     expect((await (await alice()('/api/actions')).json()) as unknown[]).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ callRecordId: callId })]),
@@ -60,19 +61,19 @@ describe('DELETE /api/calls/{id}', () => {
     const callId = await seedCall(testApp.services, 'alice', { status: 'FAILED' });
     expect((await alice()(`/api/calls/${callId}`, { method: 'DELETE' })).status).toBe(204);
     expect(callFolderExists(callId)).toBe(false);
-    expect(rowsOfCall(testApp.services, 'calls', callId)).toBe(0);
+    expect(await rowsOfCall(testApp.services, 'calls', callId)).toBe(0);
   });
 
   test.each(['QUEUED', 'TRANSCRIBING', 'ANALYZING'] as const)('refuses a call still %s with 409 call_in_progress and deletes nothing', async (status) => {
     const callId = await seedCall(testApp.services, 'alice', { status });
-    recordProcessingEvent(testApp.services, callId);
+    await recordProcessingEvent(testApp.services, callId);
 
     const response = await alice()(`/api/calls/${callId}`, { method: 'DELETE' });
 
     expect(response.status).toBe(409);
     expect((await errorOf(response)).code).toBe('call_in_progress');
-    expectCallIntact(callId);
-    expect(rowsOfCall(testApp.services, 'processing_events', callId)).toBe(1);
+    await expectCallIntact(callId);
+    expect(await rowsOfCall(testApp.services, 'processing_events', callId)).toBe(1);
     expect(((await (await alice()(`/api/calls/${callId}`)).json()) as { status: string }).status).toBe(status);
   });
 
@@ -88,8 +89,8 @@ describe('DELETE /api/calls/{id}', () => {
 
     expect(response.status).toBe(404);
     expect((await errorOf(response)).code).toBe('call_not_found');
-    expectCallIntact(bobCall);
-    expect(rowsLeft(bobCall)).toEqual({ calls: 1, call_artifacts: 2, action_items: 2, processing_events: 1 });
+    await expectCallIntact(bobCall);
+    expect(await rowsLeft(bobCall)).toEqual({ calls: 1, call_artifacts: 2, action_items: 2, processing_events: 1 });
   });
 
   test('refuses a non-UUID id with 400 validation_failed', async () => {
@@ -114,7 +115,7 @@ describe('DELETE /api/calls/{id}', () => {
     expect(first.status).toBe(204);
     expect(repeat.status).toBe(204);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
-    expect(rowsOfCall(testApp.services, 'calls', callId)).toBe(0);
+    expect(await rowsOfCall(testApp.services, 'calls', callId)).toBe(0);
   });
 
   test('the same Idempotency-Key on the delete of another call is refused with 409 idempotency_key_conflict', async () => {
@@ -126,7 +127,7 @@ describe('DELETE /api/calls/{id}', () => {
 
     expect(response.status).toBe(409);
     expect((await errorOf(response)).code).toBe('idempotency_key_conflict');
-    expectCallIntact(secondCall);
+    await expectCallIntact(secondCall);
   });
 });
 
@@ -150,10 +151,10 @@ describe('DELETE /api/calls (bulk)', () => {
     } satisfies BulkResult);
     for (const deleted of [ownCompleted, ownFailed]) {
       expect(callFolderExists(deleted)).toBe(false);
-      expect(rowsLeft(deleted)).toEqual({ calls: 0, call_artifacts: 0, action_items: 0, processing_events: 0 });
+      expect(await rowsLeft(deleted)).toEqual({ calls: 0, call_artifacts: 0, action_items: 0, processing_events: 0 });
     }
-    expectCallIntact(inFlight);
-    expectCallIntact(foreign);
+    await expectCallIntact(inFlight);
+    await expectCallIntact(foreign);
   });
 
   test('with an Idempotency-Key a repeat replays the first result instead of counting the ids as missing', async () => {
@@ -188,7 +189,7 @@ describe('DELETE /api/calls (bulk)', () => {
 
     expect(response.status).toBe(400);
     expect((await errorOf(response)).code).toBe('validation_failed');
-    expectCallIntact(callId);
+    await expectCallIntact(callId);
   });
 
   test.each([

@@ -44,7 +44,7 @@ describe('accepted uploads', () => {
 
     expect(accepted).toEqual({ callId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), status: 'QUEUED' });
     expect(readFileSync(storedAudioPath(testApp.dataDir, accepted.callId, format))).toEqual(audio);
-    expect(rowsOfCall(testApp.services, 'calls', accepted.callId)).toBe(1);
+    expect(await rowsOfCall(testApp.services, 'calls', accepted.callId)).toBe(1);
     expect((await detailOf(accepted.callId)).status).toBe('QUEUED');
     expect(tempFiles(testApp.dataDir)).toEqual([]);
   });
@@ -69,12 +69,12 @@ describe('refused files', () => {
     ['WAV content named .mp3', wavFile(0.1), 'call.mp3'],
     ['OGG content named .m4a', oggFile(), 'call.m4a'],
   ])('%s is refused with 415 unsupported_media_type and nothing is stored', async (_case, content, fileName) => {
-    const before = allCallRows(testApp.services);
+    const before = await allCallRows(testApp.services);
     const response = await postUpload(alice(), uploadForm(content, fileName));
 
     expect(response.status).toBe(415);
     expect((await errorOf(response)).code).toBe('unsupported_media_type');
-    expect(allCallRows(testApp.services)).toBe(before);
+    expect(await allCallRows(testApp.services)).toBe(before);
     expect(tempFiles(testApp.dataDir)).toEqual([]);
   });
 
@@ -99,14 +99,14 @@ describe('refused files', () => {
   });
 
   test('a second file part is refused with 400 validation_failed and nothing is stored', async () => {
-    const before = allCallRows(testApp.services);
+    const before = await allCallRows(testApp.services);
     const form = uploadForm(wavFile(0.1), 'first.wav');
     form.append('file', new Blob([new Uint8Array(wavFile(0.1))]), 'second.wav');
     const response = await postUpload(alice(), form);
 
     expect(response.status).toBe(400);
     expect((await errorOf(response)).code).toBe('validation_failed');
-    expect(allCallRows(testApp.services)).toBe(before);
+    expect(await allCallRows(testApp.services)).toBe(before);
     expect(tempFiles(testApp.dataDir)).toEqual([]);
   });
 
@@ -177,14 +177,14 @@ describe('the metadata part', () => {
   });
 
   test('malformed JSON is refused with 400 validation_failed', async () => {
-    const before = allCallRows(testApp.services);
+    const before = await allCallRows(testApp.services);
     const response = await postUpload(alice(), uploadForm(wavFile(0.1), 'call.wav', { metadata: '{"contactName": "Sheila"' }));
 
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(error.code).toBe('validation_failed');
     expect(error.details?.fields).toEqual([expect.objectContaining({ path: 'metadata' })]);
-    expect(allCallRows(testApp.services)).toBe(before);
+    expect(await allCallRows(testApp.services)).toBe(before);
     expect(tempFiles(testApp.dataDir)).toEqual([]);
   });
 
@@ -208,14 +208,14 @@ describe('the metadata part', () => {
     ['title', { title: '' }],
     ['contactName', { contactName: 42 }],
   ])('a wrong %s is refused with 400 and a field path under metadata/', async (field, metadata) => {
-    const before = allCallRows(testApp.services);
+    const before = await allCallRows(testApp.services);
     const response = await postUpload(alice(), uploadForm(wavFile(0.1), 'call.wav', { metadata }));
 
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(error.code).toBe('validation_failed');
     expect(error.details?.fields?.map((problem) => problem.path)).toContain(`metadata/${field}`);
-    expect(allCallRows(testApp.services)).toBe(before);
+    expect(await allCallRows(testApp.services)).toBe(before);
     expect(tempFiles(testApp.dataDir)).toEqual([]);
   });
 
@@ -283,7 +283,7 @@ describe('the title of an uploaded call', () => {
 
 describe('the size limit', () => {
   test('a 60 MB upload is refused with 413 payload_too_large and leaves no file, row or object behind', async () => {
-    const rowsBefore = allCallRows(testApp.services);
+    const rowsBefore = await allCallRows(testApp.services);
     const foldersBefore = callFolders(testApp.dataDir);
     const huge = Buffer.alloc(60 * 1024 * 1024);
     huge.set(wavFile(0).subarray(0, 44));
@@ -294,7 +294,7 @@ describe('the size limit', () => {
     const error = await errorOf(response);
     expect(error.code).toBe('payload_too_large');
     expect(tempFiles(testApp.dataDir)).toEqual([]);
-    expect(allCallRows(testApp.services)).toBe(rowsBefore);
+    expect(await allCallRows(testApp.services)).toBe(rowsBefore);
     expect(callFolders(testApp.dataDir)).toEqual(foldersBefore);
   });
 
@@ -363,7 +363,7 @@ describe('streaming to disk', () => {
   });
 
   test('an upload cut off by the client leaves no partial file, row or folder', async () => {
-    const rowsBefore = allCallRows(testApp.services);
+    const rowsBefore = await allCallRows(testApp.services);
     const foldersBefore = callFolders(testApp.dataDir);
     const { request, response } = startUpload(wavFile(1).subarray(0, 16_000));
     response.catch(() => undefined);
@@ -372,7 +372,7 @@ describe('streaming to disk', () => {
     request.destroy();
 
     await eventually(() => tempFiles(testApp.dataDir).length === 0);
-    expect(allCallRows(testApp.services)).toBe(rowsBefore);
+    expect(await allCallRows(testApp.services)).toBe(rowsBefore);
     expect(callFolders(testApp.dataDir)).toEqual(foldersBefore);
   });
 });

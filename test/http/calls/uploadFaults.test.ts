@@ -41,7 +41,7 @@ describe('an upload that drips slower than REQUEST_TIMEOUT_MS', () => {
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body)).toEqual({ error: { code: 'request_timeout', message: expect.any(String) } });
     await eventually(() => tempFiles(testApp.dataDir).length === 0);
-    expect(allCallRows(testApp.services)).toBe(0);
+    expect(await allCallRows(testApp.services)).toBe(0);
     // The service keeps serving.
     expect((await postUpload(testApp.as('drip'), uploadForm(wavFile(0.2)))).status).toBe(202);
   });
@@ -68,7 +68,7 @@ describe('an upload onto a full disk (requires root: DATA_DIR on a 2 MiB tmpfs)'
     expect((await errorOf(response)).code).toBe('insufficient_storage');
     expect(tempFiles(mountPoint)).toEqual([]);
     expect(callFolders(mountPoint)).toEqual([]);
-    expect(allCallRows(testApp.services)).toBe(0);
+    expect(await allCallRows(testApp.services)).toBe(0);
     // Space is there again for a small recording.
     expect((await postUpload(alice, uploadForm(wavFile(1)))).status).toBe(202);
   });

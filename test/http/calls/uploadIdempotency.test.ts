@@ -22,7 +22,7 @@ function upload(idempotencyKey: string, file: Buffer = audio, parts: Parameters<
 
 describe('Idempotency-Key on POST /api/calls/analyze', () => {
   test('a repeat of the same upload replays the first answer and creates no second call', async () => {
-    const rowsBefore = allCallRows(testApp.services);
+    const rowsBefore = await allCallRows(testApp.services);
     const foldersBefore = callFolders(testApp.dataDir).length;
 
     const first = await upload(key);
@@ -34,21 +34,21 @@ describe('Idempotency-Key on POST /api/calls/analyze', () => {
     expect(repeat.status).toBe(202);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
     expect(JSON.parse(await repeat.text())).toEqual(JSON.parse(firstBody));
-    expect(allCallRows(testApp.services)).toBe(rowsBefore + 1);
+    expect(await allCallRows(testApp.services)).toBe(rowsBefore + 1);
     expect(callFolders(testApp.dataDir)).toHaveLength(foldersBefore + 1);
     expect(tempFiles(testApp.dataDir)).toEqual([]);
   });
 
   test('the same key with a different file is refused with 409 idempotency_key_conflict', async () => {
     expect((await upload(key)).status).toBe(202);
-    const rowsAfterFirst = allCallRows(testApp.services);
+    const rowsAfterFirst = await allCallRows(testApp.services);
     const foldersAfterFirst = callFolders(testApp.dataDir).length;
 
     const conflict = await upload(key, wavFile(0.3));
 
     expect(conflict.status).toBe(409);
     expect((await errorOf(conflict)).code).toBe('idempotency_key_conflict');
-    expect(allCallRows(testApp.services)).toBe(rowsAfterFirst);
+    expect(await allCallRows(testApp.services)).toBe(rowsAfterFirst);
     expect(callFolders(testApp.dataDir)).toHaveLength(foldersAfterFirst);
     expect(tempFiles(testApp.dataDir)).toEqual([]);
   });
@@ -87,14 +87,14 @@ describe('Idempotency-Key on POST /api/calls/analyze', () => {
     ['longer than 128 characters', 'k'.repeat(129)],
     ['with characters outside [A-Za-z0-9._:-]', 'key with spaces!'],
   ])('a key %s is refused with 400 validation_failed and nothing is stored', async (_case, badKey) => {
-    const rowsBefore = allCallRows(testApp.services);
+    const rowsBefore = await allCallRows(testApp.services);
     const response = await upload(badKey);
 
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(error.code).toBe('validation_failed');
     expect(error.details?.fields?.[0]?.path).toBe('headers/idempotency-key');
-    expect(allCallRows(testApp.services)).toBe(rowsBefore);
+    expect(await allCallRows(testApp.services)).toBe(rowsBefore);
   });
 
   test.each([
@@ -105,7 +105,7 @@ describe('Idempotency-Key on POST /api/calls/analyze', () => {
   });
 
   test('10 concurrent identical uploads with one key create exactly one call and one audio folder', async () => {
-    const rowsBefore = allCallRows(testApp.services);
+    const rowsBefore = await allCallRows(testApp.services);
     const foldersBefore = new Set(callFolders(testApp.dataDir));
 
     const responses = await Promise.all(Array.from({ length: 10 }, () => upload(key)));
@@ -116,7 +116,7 @@ describe('Idempotency-Key on POST /api/calls/analyze', () => {
     expect(callIds.size).toBe(1);
     expect(bodies.every((body) => body.status === 'QUEUED')).toBe(true);
     expect(responses.filter((response) => response.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
-    expect(allCallRows(testApp.services)).toBe(rowsBefore + 1);
+    expect(await allCallRows(testApp.services)).toBe(rowsBefore + 1);
     const newFolders = callFolders(testApp.dataDir).filter((folder) => !foldersBefore.has(folder));
     expect(newFolders).toEqual([...callIds]);
     expect(tempFiles(testApp.dataDir)).toEqual([]);

@@ -113,7 +113,7 @@ describe('with the database unreachable', () => {
   let testApp: TestApp;
   beforeAll(async () => {
     testApp = await startTestApp();
-    testApp.services.database.sqlite.close();
+    await testApp.services.database.close();
   });
   afterAll(async () => { await testApp.close(); });
 

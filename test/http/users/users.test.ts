@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -48,29 +49,29 @@ async function getJson<T>(user: string, path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-function countRows(table: string, column: string, values: readonly string[]): number {
+async function countRows(table: string, column: string, values: readonly string[]): Promise<number> {
   if (values.length === 0) return 0;
-  const placeholders = values.map(() => '?').join(',');
-  const row = testApp.services.database.sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} IN (${placeholders})`).get(...values) as { n: number };
-  return row.n;
+  const list = sql.join(values.map((value) => sql`${value}`), sql`, `);
+  const row = await testApp.services.database.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} IN (${list})`);
+  return row?.n ?? 0;
 }
 
 const callFolder = (callId: string) => join(testApp.dataDir, 'objects', 'calls', callId);
 
 describe('GET /api/users/me', () => {
   test('the first request of a new identity creates its user row', async () => {
-    expect(countRows('users', 'external_user_id', ['local:erin'])).toBe(0);
+    expect(await countRows('users', 'external_user_id', ['local:erin'])).toBe(0);
     const user = await getJson<User>('erin', '/api/users/me');
     expect(user.id).toMatch(uuidV4);
     expect(user.externalUserId).toBe('local:erin');
     expect(user.createdAt).toMatch(isoTimestamp);
     expect(user.updatedAt).toMatch(isoTimestamp);
     expect(user).not.toHaveProperty('displayName');
-    expect(countRows('users', 'external_user_id', ['local:erin'])).toBe(1);
+    expect(await countRows('users', 'external_user_id', ['local:erin'])).toBe(1);
 
     const again = await getJson<User>('erin', '/api/users/me');
     expect(again).toEqual(user);
-    expect(countRows('users', 'external_user_id', ['local:erin'])).toBe(1);
+    expect(await countRows('users', 'external_user_id', ['local:erin'])).toBe(1);
   });
 });
 
@@ -157,8 +158,8 @@ describe('GET /api/users/me/stats', () => {
     const failedCallId = await seedCall(services, 'jack', { status: 'FAILED' });
     const queuedCallId = await seedCall(services, 'jack', { status: 'QUEUED' });
     // Unknown durations are left out of the mean, not counted as zero.
-    services.calls.update(failedCallId, { durationSeconds: null });
-    services.calls.update(queuedCallId, { durationSeconds: null });
+    await services.calls.update(failedCallId, { durationSeconds: null });
+    await services.calls.update(queuedCallId, { durationSeconds: null });
 
     expect(await getJson<Stats>('jack', '/api/users/me/stats')).toEqual({
       totalCalls: 5,
@@ -173,21 +174,20 @@ describe('GET /api/users/me/stats', () => {
 
 describe('DELETE /api/users/me', () => {
   /** Rows of the user left in every table that holds user data. */
-  function remainingRows(userId: string, callIds: readonly string[]) {
+  async function remainingRows(userId: string, callIds: readonly string[]) {
     return {
-      users: countRows('users', 'id', [userId]),
-      calls: countRows('calls', 'user_id', [userId]) + countRows('calls', 'id', callIds),
-      actionItems: countRows('action_items', 'user_id', [userId]) + countRows('action_items', 'call_id', callIds),
-      processingEvents: countRows('processing_events', 'call_id', callIds),
-      idempotencyRecords: countRows('idempotency_records', 'user_id', [userId]),
-      callArtifacts: countRows('call_artifacts', 'call_id', callIds),
+      users: await countRows('users', 'id', [userId]),
+      calls: await countRows('calls', 'user_id', [userId]) + await countRows('calls', 'id', callIds),
+      actionItems: await countRows('action_items', 'user_id', [userId]) + await countRows('action_items', 'call_id', callIds),
+      processingEvents: await countRows('processing_events', 'call_id', callIds),
+      idempotencyRecords: await countRows('idempotency_records', 'user_id', [userId]),
+      callArtifacts: await countRows('call_artifacts', 'call_id', callIds),
     };
   }
 
-  function recordProcessingEvent(callId: string): void {
-    testApp.services.database.sqlite
-      .prepare('INSERT INTO processing_events (call_id, stage, outcome, started_at, ended_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(callId, 'transcription', 'SUCCEEDED', Date.now() - 1000, Date.now(), 1000);
+  async function recordProcessingEvent(callId: string): Promise<void> {
+    await testApp.services.database.sql.run(sql`INSERT INTO processing_events (call_id, stage, outcome, started_at, ended_at, duration_ms)
+      VALUES (${callId}, 'transcription', 'SUCCEEDED', ${Date.now() - 1000}, ${Date.now()}, 1000)`);
   }
 
   test('hard-deletes every call, file, item, event and key of the user, and nothing of anyone else', async () => {
@@ -197,8 +197,8 @@ describe('DELETE /api/users/me', () => {
       await seedCall(services, 'kate', { analysisVersion: 1 }),
       await seedCall(services, 'kate', { status: 'FAILED' }),
     ];
-    for (const callId of kateCallIds) recordProcessingEvent(callId);
-    const kate = seedUser(services, 'kate');
+    for (const callId of kateCallIds) await recordProcessingEvent(callId);
+    const kate = await seedUser(services, 'kate');
     const [kateItem] = await getJson<{ id: string }[]>('kate', '/api/actions');
     const keyed = await testApp.as('kate')(`/api/actions/${kateItem!.id}`, {
       method: 'PATCH', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ status: 'COMPLETED' }),
@@ -206,11 +206,11 @@ describe('DELETE /api/users/me', () => {
     expect(keyed.status).toBe(200);
 
     const leoCallId = await seedCall(services, 'leo');
-    recordProcessingEvent(leoCallId);
-    const leo = seedUser(services, 'leo');
-    const leoBefore = remainingRows(leo.id, [leoCallId]);
+    await recordProcessingEvent(leoCallId);
+    const leo = await seedUser(services, 'leo');
+    const leoBefore = await remainingRows(leo.id, [leoCallId]);
 
-    const before = remainingRows(kate.id, kateCallIds);
+    const before = await remainingRows(kate.id, kateCallIds);
     expect(before).toMatchObject({ users: 1, processingEvents: 3, idempotencyRecords: 1, callArtifacts: 4 });
     expect(before.calls).toBeGreaterThan(0);
     expect(before.actionItems).toBeGreaterThan(0);
@@ -221,10 +221,10 @@ describe('DELETE /api/users/me', () => {
     expect(await response.text()).toBe('');
 
     for (const callId of kateCallIds) expect(existsSync(callFolder(callId))).toBe(false);
-    expect(remainingRows(kate.id, kateCallIds)).toEqual({ users: 0, calls: 0, actionItems: 0, processingEvents: 0, idempotencyRecords: 0, callArtifacts: 0 });
+    expect(await remainingRows(kate.id, kateCallIds)).toEqual({ users: 0, calls: 0, actionItems: 0, processingEvents: 0, idempotencyRecords: 0, callArtifacts: 0 });
 
     // Leo's data is untouched.
-    expect(remainingRows(leo.id, [leoCallId])).toEqual(leoBefore);
+    expect(await remainingRows(leo.id, [leoCallId])).toEqual(leoBefore);
     expect(existsSync(callFolder(leoCallId))).toBe(true);
     expect((await testApp.as('leo')(`/api/calls/${leoCallId}/transcript`)).status).toBe(200);
     expect(await getJson<unknown[]>('leo', '/api/actions')).toHaveLength(2);
@@ -243,8 +243,8 @@ describe('DELETE /api/users/me', () => {
     const { services } = testApp;
     const completedCallId = await seedCall(services, 'mona');
     const queuedCallId = await seedCall(services, 'mona', { status: 'QUEUED' });
-    const mona = seedUser(services, 'mona');
-    const before = remainingRows(mona.id, [completedCallId, queuedCallId]);
+    const mona = await seedUser(services, 'mona');
+    const before = await remainingRows(mona.id, [completedCallId, queuedCallId]);
 
     const response = await testApp.as('mona')('/api/users/me', { method: 'DELETE' });
     expect(response.status).toBe(409);
@@ -252,7 +252,7 @@ describe('DELETE /api/users/me', () => {
     expect(body.error.code).toBe('call_in_progress');
     expect(body.error.details?.callIds).toEqual([queuedCallId]);
 
-    expect(remainingRows(mona.id, [completedCallId, queuedCallId])).toEqual(before);
+    expect(await remainingRows(mona.id, [completedCallId, queuedCallId])).toEqual(before);
     expect(existsSync(callFolder(completedCallId))).toBe(true);
     expect(existsSync(callFolder(queuedCallId))).toBe(true);
     expect((await getJson<User>('mona', '/api/users/me')).id).toBe(mona.id);

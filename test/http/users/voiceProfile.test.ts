@@ -35,7 +35,7 @@ describe('with voice profiles off (the default)', () => {
   test('nothing is stored and no encryption key is created while the feature is off', async () => {
     expect((await postVoiceSample(testApp.as('oscar'), speakerSample())).status).toBe(404);
 
-    expect(voiceProfileRows(testApp)).toBe(0);
+    expect(await voiceProfileRows(testApp)).toBe(0);
     expect(existsSync(join(testApp.dataDir, 'keys'))).toBe(false);
     expect(tempFiles(testApp.dataDir)).toEqual([]);
     expect(await uploadCounts(testApp)).toEqual({ created: 0, rejected: 0, provider_error: 0 });
@@ -82,7 +82,7 @@ describe('with voice profiles on', () => {
       const createdAt = Date.parse(body.createdAt);
       expect(createdAt).toBeGreaterThanOrEqual(before - 1000);
       expect(createdAt).toBeLessThanOrEqual(after + 1000);
-      expect(voiceProfileRows(testApp, await userIdOf(alice))).toBe(1);
+      expect(await voiceProfileRows(testApp, await userIdOf(alice))).toBe(1);
       expect(await uploadCounts(testApp)).toEqual({ ...countsBefore, created: countsBefore.created + 1 });
       expect(tempFiles(testApp.dataDir)).toEqual([]);
     });
@@ -111,7 +111,7 @@ describe('with voice profiles on', () => {
       const carol = testApp.as('carol');
       const carolId = await userIdOf(carol);
       const first = await created(await postVoiceSample(carol, speakerSample()));
-      const firstEmbedding = testApp.services.voiceProfiles.embeddingOf(carolId)!.vector;
+      const firstEmbedding = (await testApp.services.voiceProfiles.embeddingOf(carolId))!.vector;
       await new Promise((resolve) => setTimeout(resolve, 5));
 
       const second = await created(await postVoiceSample(carol, speakerSample(), { fileName: 'again.wav' }));
@@ -119,11 +119,11 @@ describe('with voice profiles on', () => {
 
       expect(Date.parse(second.createdAt)).toBeGreaterThan(Date.parse(first.createdAt));
       expect(Date.parse(third.createdAt)).toBeGreaterThan(Date.parse(second.createdAt));
-      expect(voiceProfileRows(testApp, carolId)).toBe(1);
-      expect(voiceProfileRow(testApp, carolId)!.created_at).toBe(Date.parse(third.createdAt));
+      expect(await voiceProfileRows(testApp, carolId)).toBe(1);
+      expect((await voiceProfileRow(testApp, carolId))!.created_at).toBe(Date.parse(third.createdAt));
       expect(await statusOf(carol)).toMatchObject({ status: 'ACTIVE', createdAt: third.createdAt });
       // speaker2a is another voice: the stored embedding is the new sample's.
-      expect(Array.from(testApp.services.voiceProfiles.embeddingOf(carolId)!.vector)).not.toEqual(Array.from(firstEmbedding));
+      expect(Array.from((await testApp.services.voiceProfiles.embeddingOf(carolId))!.vector)).not.toEqual(Array.from(firstEmbedding));
     });
   });
 
@@ -138,8 +138,8 @@ describe('with voice profiles on', () => {
       expect(response.status).toBe(204);
       expect(await response.text()).toBe('');
       expect(await statusOf(dora)).toEqual({ enabled: true, status: 'MISSING' });
-      expect(voiceProfileRows(testApp, doraId)).toBe(0);
-      expect(testApp.services.voiceProfiles.embeddingOf(doraId)).toBeUndefined();
+      expect(await voiceProfileRows(testApp, doraId)).toBe(0);
+      expect(await testApp.services.voiceProfiles.embeddingOf(doraId)).toBeUndefined();
     });
 
     test('is idempotent: 204 when no profile exists, and again after a deletion', async () => {
@@ -176,7 +176,7 @@ describe('with voice profiles on', () => {
       expect(await statusOf(ben)).toEqual({ enabled: true, status: 'MISSING' });
       expect((await deleteVoiceProfile(ben)).status).toBe(204);
       expect(await statusOf(ann)).toMatchObject({ status: 'ACTIVE', createdAt: annProfile.createdAt });
-      expect(voiceProfileRows(testApp, annId)).toBe(1);
+      expect(await voiceProfileRows(testApp, annId)).toBe(1);
 
       const benProfile = await created(await postVoiceSample(ben, speakerSample()));
       expect(await statusOf(ann)).toMatchObject({ status: 'ACTIVE', createdAt: annProfile.createdAt });
@@ -184,7 +184,7 @@ describe('with voice profiles on', () => {
 
       expect(await statusOf(ann)).toEqual({ enabled: true, status: 'MISSING' });
       expect(await statusOf(ben)).toMatchObject({ status: 'ACTIVE', createdAt: benProfile.createdAt });
-      expect(voiceProfileRows(testApp, benId)).toBe(1);
+      expect(await voiceProfileRows(testApp, benId)).toBe(1);
     });
   });
 
@@ -195,14 +195,14 @@ describe('with voice profiles on', () => {
       const gusId = await userIdOf(gus);
       await created(await postVoiceSample(gus, speakerSample()));
       await created(await postVoiceSample(hal, speakerSample()));
-      const total = () => (testApp.services.database.sqlite.prepare('select count(*) as n from voice_profiles').get() as { n: number }).n;
-      const before = total();
+      const total = () => voiceProfileRows(testApp);
+      const before = await total();
 
       const response = await gus('/api/users/me', { method: 'DELETE' });
 
       expect(response.status).toBe(204);
-      expect(total()).toBe(before - 1);
-      expect(voiceProfileRows(testApp, gusId)).toBe(0);
+      expect(await total()).toBe(before - 1);
+      expect(await voiceProfileRows(testApp, gusId)).toBe(0);
       expect((await statusOf(hal)).status).toBe('ACTIVE');
       // The same identity comes back as a new user, without a profile.
       expect(await statusOf(gus)).toEqual({ enabled: true, status: 'MISSING' });
@@ -218,7 +218,7 @@ describe('with voice profiles on', () => {
       const firstBody = await first.text();
       expect(first.status).toBe(201);
       expect(first.headers.get('idempotent-replayed')).toBeNull();
-      const rowAfterFirst = voiceProfileRow(testApp, ivyId)!;
+      const rowAfterFirst = (await voiceProfileRow(testApp, ivyId))!;
       const countsAfterFirst = await uploadCounts(testApp);
 
       const repeat = await postVoiceSample(ivy, speakerSample(), { headers: { 'idempotency-key': key } });
@@ -227,8 +227,8 @@ describe('with voice profiles on', () => {
       expect(repeat.headers.get('idempotent-replayed')).toBe('true');
       const repeatBody = JSON.parse(await repeat.text()) as VoiceProfileCreated;
       expect(repeatBody).toEqual(JSON.parse(firstBody));
-      expect(voiceProfileRows(testApp, ivyId)).toBe(1);
-      expect(voiceProfileRow(testApp, ivyId)).toEqual(rowAfterFirst);
+      expect(await voiceProfileRows(testApp, ivyId)).toBe(1);
+      expect(await voiceProfileRow(testApp, ivyId)).toEqual(rowAfterFirst);
       expect(await uploadCounts(testApp)).toEqual(countsAfterFirst);
       // The repeat's copy of the sample is gone before the replay is answered.
       expect(tempFiles(testApp.dataDir)).toEqual([]);
@@ -239,13 +239,13 @@ describe('with voice profiles on', () => {
       const jonId = await userIdOf(jon);
       const key = randomUUID();
       expect((await postVoiceSample(jon, speakerSample(), { headers: { 'idempotency-key': key } })).status).toBe(201);
-      const rowAfterFirst = voiceProfileRow(testApp, jonId)!;
+      const rowAfterFirst = (await voiceProfileRow(testApp, jonId))!;
 
       const conflict = await postVoiceSample(jon, mp3Sample, { fileName: 'sample.mp3', headers: { 'idempotency-key': key } });
 
       expect(conflict.status).toBe(409);
       expect((await errorOf(conflict)).code).toBe('idempotency_key_conflict');
-      expect(voiceProfileRow(testApp, jonId)).toEqual(rowAfterFirst);
+      expect(await voiceProfileRow(testApp, jonId)).toEqual(rowAfterFirst);
       expect(tempFiles(testApp.dataDir)).toEqual([]);
     });
 
@@ -270,7 +270,7 @@ describe('with voice profiles on', () => {
 
       expect(other.status).toBe(201);
       expect(other.headers.get('idempotent-replayed')).toBeNull();
-      expect(voiceProfileRows(testApp, await userIdOf(max))).toBe(1);
+      expect(await voiceProfileRows(testApp, await userIdOf(max))).toBe(1);
     });
   });
 

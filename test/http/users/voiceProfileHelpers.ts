@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,12 +80,10 @@ export async function userIdOf(client: UserClient): Promise<string> {
 }
 
 /** Rows of `voice_profiles`, of every user or of one. */
-export function voiceProfileRows(testApp: TestApp, userId?: string): number {
-  const sqlite = testApp.services.database.sqlite;
-  const row = userId === undefined
-    ? sqlite.prepare('select count(*) as n from voice_profiles').get()
-    : sqlite.prepare('select count(*) as n from voice_profiles where user_id = ?').get(userId);
-  return (row as { n: number }).n;
+export async function voiceProfileRows(testApp: TestApp, userId?: string): Promise<number> {
+  const ofUser = userId === undefined ? sql`` : sql` where user_id = ${userId}`;
+  const row = await testApp.services.database.sql.get<{ n: number }>(sql`select count(*) as n from voice_profiles${ofUser}`);
+  return row?.n ?? 0;
 }
 
 export interface VoiceProfileRow {
@@ -98,8 +97,10 @@ export interface VoiceProfileRow {
   updated_at: number;
 }
 
-export function voiceProfileRow(testApp: TestApp, userId: string): VoiceProfileRow | undefined {
-  return testApp.services.database.sqlite.prepare('select * from voice_profiles where user_id = ?').get(userId) as VoiceProfileRow | undefined;
+/** The user's `voice_profiles` row as stored (the columns of VoiceProfileRow), or undefined. */
+export function voiceProfileRow(testApp: TestApp, userId: string): Promise<VoiceProfileRow | undefined> {
+  return testApp.services.database.sql.get<VoiceProfileRow>(sql`select provider, embedding_model, embedding_dimension, encrypted_embedding,
+    consent_version, sample_duration_seconds, created_at, updated_at from voice_profiles where user_id = ${userId}`);
 }
 
 /** `callscope_voice_profile_uploads_total` by outcome label (0 when never counted). */

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -85,8 +86,8 @@ describe('voice samples and embeddings at rest (default key file)', () => {
     const userId = await userIdOf(client);
     await expectCreated(await postVoiceSample(client, speakerSample()));
 
-    const row = voiceProfileRow(testApp, userId)!;
-    const embedding = testApp.services.voiceProfiles.embeddingOf(userId)!;
+    const row = (await voiceProfileRow(testApp, userId))!;
+    const embedding = (await testApp.services.voiceProfiles.embeddingOf(userId))!;
 
     // What the service decrypts: a unit-length vector of the model's dimension.
     expect(embedding.model).toBe('toy-embedding.onnx');
@@ -117,12 +118,12 @@ describe('voice samples and embeddings at rest (default key file)', () => {
     const thief = await userIdOf(testApp.as('copy-thief'));
     await expectCreated(await postVoiceSample(testApp.as('copy-owner'), speakerSample()));
     await expectCreated(await postVoiceSample(testApp.as('copy-thief'), readFileSync(speakerClips.speaker2a)));
-    const sqlite = testApp.services.database.sqlite;
 
-    sqlite.prepare('update voice_profiles set encrypted_embedding = (select encrypted_embedding from voice_profiles where user_id = ?) where user_id = ?').run(owner, thief);
+    await testApp.services.database.sql.run(sql`update voice_profiles
+      set encrypted_embedding = (select encrypted_embedding from voice_profiles where user_id = ${owner}) where user_id = ${thief}`);
 
-    expect(() => testApp.services.voiceProfiles.embeddingOf(thief)).toThrow();
-    expect(testApp.services.voiceProfiles.embeddingOf(owner)!.vector).toHaveLength(DIMENSION);
+    await expect(testApp.services.voiceProfiles.embeddingOf(thief)).rejects.toThrow();
+    expect((await testApp.services.voiceProfiles.embeddingOf(owner))!.vector).toHaveLength(DIMENSION);
   });
 
   test('no log line carries the embedding, its sealed form or a field named after it', async () => {
@@ -135,12 +136,12 @@ describe('voice samples and embeddings at rest (default key file)', () => {
     const lines = testApp.logLines.slice(linesBefore);
     expect(lines.some((line) => line.msg === 'voice profile saved')).toBe(true);
     const text = lines.map((line) => JSON.stringify(line)).join('\n');
-    const { vector } = testApp.services.voiceProfiles.embeddingOf(userId)!;
+    const { vector } = (await testApp.services.voiceProfiles.embeddingOf(userId))!;
     for (const value of vector) {
       expect(text).not.toContain(String(value));
       expect(text).not.toContain(value.toPrecision(6));
     }
-    const sealed = voiceProfileRow(testApp, userId)!.encrypted_embedding;
+    const sealed = (await voiceProfileRow(testApp, userId))!.encrypted_embedding;
     expect(text).not.toContain(sealed.toString('base64'));
     expect(text).not.toContain(sealed.toString('hex'));
     const keys = new Set<string>();
@@ -173,10 +174,10 @@ describe('SERVICE_VOICE_KEY_FILE', () => {
 
     expect(existsSync(join(testApp.dataDir, 'keys'))).toBe(false);
     expect(readFileSync(keyFile, 'utf8')).toBe(`${hexKey}\n`);
-    const row = voiceProfileRow(testApp, userId)!;
+    const row = (await voiceProfileRow(testApp, userId))!;
     const rawKeyFile = join(model.folder, 'configured-raw.key');
     writeFileSync(rawKeyFile, Buffer.from(hexKey, 'hex'));
     const opened = EmbeddingCipher.fromKeyFile(rawKeyFile).open(row.encrypted_embedding, userId);
-    expect(Array.from(opened)).toEqual(Array.from(testApp.services.voiceProfiles.embeddingOf(userId)!.vector));
+    expect(Array.from(opened)).toEqual(Array.from((await testApp.services.voiceProfiles.embeddingOf(userId))!.vector));
   });
 });

@@ -41,7 +41,7 @@ async function expectRefused(
   const error = await errorOf(response);
   expect(error.code).toBe(code);
   expect(typeof error.message).toBe('string');
-  expect(voiceProfileRows(testApp, await userIdOf(client))).toBe(0);
+  expect(await voiceProfileRows(testApp, await userIdOf(client))).toBe(0);
   expect(await statusOf(client)).toEqual({ enabled: true, status: 'MISSING' });
   expect(tempFiles(testApp.dataDir)).toEqual([]);
   return error;
@@ -73,12 +73,12 @@ describe('refusals with the toy model, samples of 5 to 60 s', () => {
       const client = testApp.as('consent-keeper');
       const userId = await userIdOf(client);
       expect((await postVoiceSample(client, speakerSample())).status).toBe(201);
-      const row = voiceProfileRow(testApp, userId);
+      const row = await voiceProfileRow(testApp, userId);
 
       const refused = await postVoiceSample(client, speakerSample(), { consentAccepted: 'false' });
 
       expect(refused.status).toBe(400);
-      expect(voiceProfileRow(testApp, userId)).toEqual(row);
+      expect(await voiceProfileRow(testApp, userId)).toEqual(row);
       expect((await statusOf(client)).status).toBe('ACTIVE');
     });
   });

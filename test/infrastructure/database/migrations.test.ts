@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { migrationsFolder, openDatabase } from '../../../src/infrastructure/database/openDatabase.js';
+import { openDatabase } from '../../../src/infrastructure/database/openDatabase.js';
+import { openSqliteDatabase, sqliteMigrationsFolder } from '../../../src/infrastructure/database/sqlite/SqliteDatabase.js';
 
 /**
  * Migrations are forward-only and never edited once committed: each committed file's sha256 is
@@ -15,33 +16,45 @@ const committedMigrations: Record<string, string> = {
   '0002_voice_profiles.sql': '6a9937482703194751af9e93f2a23e746283f41a874cf3f3c641aadf327143da',
   '0003_admin.sql': 'e5e56b7c93552a204d200f92b31b635a79a8453f4402a8dac379183369e87209',
   '0004_transcription_callbacks.sql': '0bc109ffc7d7072a34a93c950d848a863655752f621615f053f856f5f64c0858',
+  '0005_nodes.sql': 'cca5d0adb6cd83cef8b454b59b5e557f67724338ee412acd0b12e5b94d9875f0',
 };
 
 test('committed migrations are unchanged and every migration file is pinned', () => {
-  const files = readdirSync(migrationsFolder).filter((name) => name.endsWith('.sql')).sort();
+  const files = readdirSync(sqliteMigrationsFolder).filter((name) => name.endsWith('.sql')).sort();
   expect(files).toEqual(Object.keys(committedMigrations).sort());
   for (const file of files) {
-    const digest = createHash('sha256').update(readFileSync(join(migrationsFolder, file))).digest('hex');
+    const digest = createHash('sha256').update(readFileSync(join(sqliteMigrationsFolder, file))).digest('hex');
     expect(digest, file).toBe(committedMigrations[file]);
   }
 });
 
 test('the journal lists every migration file in order', () => {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const journal = JSON.parse(readFileSync(join(sqliteMigrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
   expect(journal.entries.map((entry) => `${entry.tag}.sql`)).toEqual(Object.keys(committedMigrations).sort());
 });
 
-test('a fresh database gets every table with foreign keys on and WAL journaling', () => {
+test('a fresh database gets every table with foreign keys on and WAL journaling', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'callscope-migrate-'));
+  const total = Object.keys(committedMigrations).length;
   try {
-    const database = openDatabase(dataDir);
-    const tables = database.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['users', 'calls', 'call_artifacts', 'action_items', 'processing_events', 'idempotency_records', 'settings']));
-    expect(database.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(database.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
-    database.close();
+    // The SQLite handle itself: its raw connection answers the SQLite-only questions (PRAGMAs).
+    const database = openSqliteDatabase(dataDir);
+    try {
+      expect(await database.migrate()).toEqual({ applied: total, total });
+      const tables = database.client.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+      expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['users', 'calls', 'call_artifacts', 'action_items', 'processing_events', 'idempotency_records', 'settings']));
+      expect(database.client.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(database.client.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      await database.close();
+    }
     // Applying again on an up-to-date database is a no-op.
-    openDatabase(dataDir).close();
+    const reopened = await openDatabase({ DATA_DIR: dataDir });
+    try {
+      expect(await reopened.migrate()).toEqual({ applied: 0, total });
+    } finally {
+      await reopened.close();
+    }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -49,10 +49,10 @@ describe('fuzz: headers', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp();
-    userId = seedUser(testApp.services, fuzzUser).id;
-    testApp.services.users.updateDisplayName(userId, 'Alice Original', testApp.services.clock());
+    userId = (await seedUser(testApp.services, fuzzUser)).id;
+    await testApp.services.users.updateDisplayName(userId, 'Alice Original', testApp.services.clock());
     const callId = await seedCall(testApp.services, fuzzUser);
-    actionItemId = testApp.services.actionItems.listForCall(callId)[0]!.id;
+    actionItemId = (await testApp.services.actionItems.listForCall(callId))[0]!.id;
     targets.push(
       { method: 'GET', url: '/api/calls' },
       { method: 'GET', url: '/api/users/me' },
@@ -68,11 +68,11 @@ describe('fuzz: headers', () => {
     await testApp?.close();
   });
 
-  function aliceState() {
+  async function aliceState() {
     return {
-      displayName: testApp.services.users.findById(userId)?.displayName,
-      actionStatus: testApp.services.actionItems.findOwned(userId, actionItemId)?.status,
-      calls: allCallRows(testApp.services),
+      displayName: (await testApp.services.users.findById(userId))?.displayName,
+      actionStatus: (await testApp.services.actionItems.findOwned(userId, actionItemId))?.status,
+      calls: await allCallRows(testApp.services),
     };
   }
 
@@ -88,11 +88,11 @@ describe('fuzz: headers', () => {
         const target = targets[targetIndex]!;
         const sent: Record<string, string> = { ...(target.body && keepJsonType ? { 'content-type': 'application/json' } : {}) };
         for (const [name, value] of Object.entries(fuzzed)) if (value !== undefined) sent[name] = value;
-        const before = aliceState();
+        const before = await aliceState();
         const response = await testApp.app.inject({ method: target.method, url: target.url, headers: sent, ...(target.body ? { payload: target.body } : {}) });
         const request = describeRequest(target.method, target.url, { headers: sent, body: target.body });
         expectSafeAnswer(response, request);
-        if (response.statusCode >= 400) expect(aliceState(), request).toEqual(before);
+        if (response.statusCode >= 400) expect(await aliceState(), request).toEqual(before);
       }),
       fuzzRuns(0x4c1, 200),
     );

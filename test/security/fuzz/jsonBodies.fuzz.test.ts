@@ -53,23 +53,23 @@ describe('fuzz: JSON bodies', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp();
-    userId = seedUser(testApp.services, fuzzUser).id;
-    testApp.services.users.updateDisplayName(userId, 'Alice Original', testApp.services.clock());
+    userId = (await seedUser(testApp.services, fuzzUser)).id;
+    await testApp.services.users.updateDisplayName(userId, 'Alice Original', testApp.services.clock());
     callId = await seedCall(testApp.services, fuzzUser);
     await seedCall(testApp.services, fuzzUser, { status: 'TRANSCRIBING' });
-    actionItemId = testApp.services.actionItems.listForCall(callId)[0]!.id;
+    actionItemId = (await testApp.services.actionItems.listForCall(callId))[0]!.id;
   });
   afterAll(async () => {
     await testApp?.close();
   });
 
   /** Everything a refused body request could have changed. */
-  function storedState() {
+  async function storedState() {
     return {
-      displayName: testApp.services.users.findById(userId)?.displayName,
-      actionStatus: testApp.services.actionItems.findOwned(userId, actionItemId)?.status,
-      calls: allCallRows(testApp.services),
-      actionItems: testApp.services.actionItems.listForUser(userId).map((item) => `${item.id}:${item.status}:${item.updatedAt}`).join(','),
+      displayName: (await testApp.services.users.findById(userId))?.displayName,
+      actionStatus: (await testApp.services.actionItems.findOwned(userId, actionItemId))?.status,
+      calls: await allCallRows(testApp.services),
+      actionItems: (await testApp.services.actionItems.listForUser(userId)).map((item) => `${item.id}:${item.status}:${item.updatedAt}`).join(','),
     };
   }
 
@@ -82,7 +82,7 @@ describe('fuzz: JSON bodies', () => {
   }
 
   async function sendBody(method: 'PATCH' | 'DELETE', url: string, payload: string | Buffer, contentType: string | undefined): Promise<void> {
-    const before = storedState();
+    const before = await storedState();
     const response = await testApp.app.inject({
       method,
       url,
@@ -92,7 +92,7 @@ describe('fuzz: JSON bodies', () => {
     const request = describeRequest(method, url, { contentType, payload: Buffer.isBuffer(payload) ? `<${payload.length} bytes>` : payload });
     seen.add(response.statusCode);
     expectSafeAnswer(response, request);
-    if (response.statusCode >= 400) expect(storedState(), request).toEqual(before);
+    if (response.statusCode >= 400) expect(await storedState(), request).toEqual(before);
   }
 
   test('PATCH /api/users/me', async () => {

@@ -150,7 +150,7 @@ describe('fuzz: multipart uploads', () => {
   test('POST /api/calls/analyze with random parts', async () => {
     await fc.assert(
       fc.asyncProperty(upload, async ({ body, headers, summary, truncatedAfterFilePart }) => {
-        const callsBefore = allCallRows(testApp.services);
+        const callsBefore = await allCallRows(testApp.services);
         const tempBefore = tempFiles(testApp.dataDir).sort();
         const response = await testApp.app.inject({ method: 'POST', url: '/api/calls/analyze', headers, payload: body });
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
@@ -158,7 +158,7 @@ describe('fuzz: multipart uploads', () => {
         expectSafeAnswer(response, request);
         if (truncatedAfterFilePart) await new Promise((resolve) => setTimeout(resolve, 20));
         expect(tempFiles(testApp.dataDir).sort(), request).toEqual(tempBefore);
-        if (response.statusCode >= 400) expect(allCallRows(testApp.services), request).toBe(callsBefore);
+        if (response.statusCode >= 400) expect(await allCallRows(testApp.services), request).toBe(callsBefore);
         else expect(response.statusCode, request).toBe(202);
       }),
       fuzzRuns(0x5d1, 60),
@@ -182,7 +182,7 @@ describe('fuzz: multipart uploads', () => {
     const tempBefore = tempFiles(testApp.dataDir).sort();
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.constant(file.length), fc.integer({ min: 1, max: file.length })), fc.boolean(), async (keep, trailingPart) => {
-        const callsBefore = allCallRows(testApp.services);
+        const callsBefore = await allCallRows(testApp.services);
         const response = await testApp.app.inject({
           method: 'POST', url: '/api/calls/analyze',
           headers: { ...authHeaders, 'content-type': `multipart/form-data; boundary=${boundary}` },
@@ -191,7 +191,7 @@ describe('fuzz: multipart uploads', () => {
         const request = describeRequest('POST', '/api/calls/analyze', { fileBytesSent: keep, unterminatedTitlePart: trailingPart, closingDelimiter: false });
         expectSafeAnswer(response, request);
         expect(response.statusCode, request).toBe(400);
-        expect(allCallRows(testApp.services), request).toBe(callsBefore);
+        expect(await allCallRows(testApp.services), request).toBe(callsBefore);
         await new Promise((resolve) => setTimeout(resolve, 5));
         expect(tempFiles(testApp.dataDir).sort(), request).toEqual(tempBefore);
       }),

@@ -48,8 +48,9 @@ describe('fuzz: path parameters', () => {
   ] as const;
   type Route = (typeof routes)[number];
 
-  function actionItemsOfAlice(): string {
-    return testApp.services.actionItems.listForUser(seedUser(testApp.services, fuzzUser).id).map((item) => `${item.id}:${item.status}:${item.updatedAt}`).join(',');
+  async function actionItemsOfAlice(): Promise<string> {
+    const alice = await seedUser(testApp.services, fuzzUser);
+    return (await testApp.services.actionItems.listForUser(alice.id)).map((item) => `${item.id}:${item.status}:${item.updatedAt}`).join(',');
   }
 
   async function send(route: Route, segment: string): Promise<{ response: InjectedResponse; request: string }> {
@@ -68,13 +69,13 @@ describe('fuzz: path parameters', () => {
   test('ids the router accepts: below 500, the envelope on every refusal, nothing deleted or changed', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), segments.filter(reachesTheRouter), async (route, segment) => {
-        const callsBefore = allCallRows(testApp.services);
-        const actionsBefore = actionItemsOfAlice();
+        const callsBefore = await allCallRows(testApp.services);
+        const actionsBefore = await actionItemsOfAlice();
         const { response, request } = await send(route, segment);
         expectSafeAnswer(response, request);
         if (response.statusCode >= 400) {
-          expect(allCallRows(testApp.services), request).toBe(callsBefore);
-          expect(actionItemsOfAlice(), request).toBe(actionsBefore);
+          expect(await allCallRows(testApp.services), request).toBe(callsBefore);
+          expect(await actionItemsOfAlice(), request).toBe(actionsBefore);
         }
       }),
       fuzzRuns(0x1d5, 150),
@@ -84,10 +85,10 @@ describe('fuzz: path parameters', () => {
   test('any id at all, including over-long and badly escaped ones: the envelope on every refusal, nothing deleted', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), segments, async (route, segment) => {
-        const callsBefore = allCallRows(testApp.services);
+        const callsBefore = await allCallRows(testApp.services);
         const { response, request } = await send(route, segment);
         expectSafeAnswer(response, request);
-        if (response.statusCode >= 400) expect(allCallRows(testApp.services), request).toBe(callsBefore);
+        if (response.statusCode >= 400) expect(await allCallRows(testApp.services), request).toBe(callsBefore);
       }),
       fuzzRuns(0x1d6, 100),
     );

@@ -15,7 +15,7 @@ export const actionItemRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       querystring: ActionItemListQuerySchema,
       response: { 200: Type.Array(ActionItemSchema), ...errorResponses(400, 401, 429) },
     },
-  }, async (request) => services.actionItems.listForUser(currentUser(request).id, request.query.status).map(toActionItem));
+  }, async (request) => (await services.actionItems.listForUser(currentUser(request).id, request.query.status)).map(toActionItem));
 
   app.patch('/actions/:id', {
     schema: {
@@ -25,7 +25,7 @@ export const actionItemRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       response: { 200: ActionItemSchema, ...errorResponses(400, 401, 404, 429) },
     },
   }, async (request) => {
-    const item = services.actionItems.setStatus(currentUser(request).id, request.params.id.toLowerCase(), request.body.status, services.clock());
+    const item = await services.actionItems.setStatus(currentUser(request).id, request.params.id.toLowerCase(), request.body.status, services.clock());
     if (!item) throw new ApiError('action_item_not_found');
     return toActionItem(item);
   });

@@ -5,6 +5,7 @@ import { shortMessage } from '../../../infrastructure/inference/inferenceRequest
 import { verifyWebhook } from '../../../infrastructure/inference/standardWebhooks.js';
 import { checkedVerboseJson, VerboseJsonError } from '../../../pipeline/transcription/verboseJson.js';
 import { ProcessingQueue } from '../../../processing/ProcessingQueue.js';
+import { TranscriptionJobs } from '../../../processing/TranscriptionJobs.js';
 import { ApiError } from '../../errors.js';
 import { errorResponses } from '../../schemas/commonSchemas.js';
 
@@ -27,7 +28,8 @@ const CallbackAnswerSchema = Type.Object({ status: Type.Enum(['accepted', 'dupli
  * timed out, deleted, or reprocessed under another job); 413 over {@link callbackBodyLimitBytes}.
  */
 export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const queue = new ProcessingQueue(services.database.db);
+  const database = services.database.sql;
+  const queue = new ProcessingQueue(database);
   const count = (outcome: string) => services.metrics.transcriptionCallbacks.inc({ outcome });
 
   // The signature covers the exact bytes: the body is kept raw, whatever its declared type.
@@ -44,7 +46,7 @@ export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: S
       response: { 200: CallbackAnswerSchema, 202: CallbackAnswerSchema, ...errorResponses(400, 401, 404, 409, 413) },
     },
   }, async (request, reply) => {
-    const secret = services.transcriptionWebhookSecret.current();
+    const secret = await services.transcriptionWebhookSecret.current();
     const header = (name: string) => {
       const value = request.headers[name];
       return typeof value === 'string' ? value : undefined;
@@ -64,7 +66,7 @@ export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: S
       count('duplicate');
       return reply.code(200).send({ status: 'duplicate' });
     };
-    if (services.transcriptionJobs.seen(webhookId)) return replayed();
+    if (await services.transcriptionJobs.seen(webhookId)) return replayed();
 
     let payload: CallbackPayload;
     try {
@@ -73,12 +75,12 @@ export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: S
       count('malformed');
       throw error;
     }
-    const job = services.transcriptionJobs.find(payload.jobId);
+    const job = await services.transcriptionJobs.find(payload.jobId);
     if (!job) {
       count('unknown_job');
       throw new ApiError('transcription_job_not_found');
     }
-    if (job.state !== 'waiting' || !services.calls.existsEvenDeleting(job.callId)) {
+    if (job.state !== 'waiting' || !(await services.calls.existsEvenDeleting(job.callId))) {
       count('not_waiting');
       throw new ApiError('transcription_job_not_waiting');
     }
@@ -86,14 +88,15 @@ export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: S
     const now = services.clock();
     if (payload.kind === 'error') {
       const reason = `The transcription server could not transcribe the call: ${payload.message}`;
-      const ended = services.transcriptionJobs.atomically(() => {
-        if (!services.transcriptionJobs.end(job.jobId, 'failed', now, reason)) return services.transcriptionJobs.seen(webhookId) ? 'duplicate' : 'not_waiting';
-        services.transcriptionJobs.remember(webhookId, job.jobId, now);
+      const ended = await database.transaction(async (tx) => {
+        const jobs = new TranscriptionJobs(tx);
+        if (!(await jobs.end(job.jobId, 'failed', now, reason))) return (await jobs.seen(webhookId)) ? 'duplicate' : 'not_waiting';
+        await jobs.remember(webhookId, job.jobId, now);
         return 'ended';
       });
       if (ended === 'duplicate') return replayed();
       if (ended === 'not_waiting') throw new ApiError('transcription_job_not_waiting');
-      if (queue.failWaiting(job.callId, reason, now)) {
+      if (await queue.failWaiting(job.callId, reason, now)) {
         services.metrics.callsFinished.inc({ status: 'FAILED' });
         await services.callbackTranscription.forget(job.callId);
       }
@@ -105,13 +108,14 @@ export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: S
     // The transcript is written first, and put in place (where the resumed run reads it) only by the
     // transaction that accepts this callback: of two callbacks arriving at once, only the winner's counts.
     const staged = await services.callbackTranscription.stageTranscript(job.callId, payload.transcription);
-    const resumed = services.transcriptionJobs.atomically(() => {
-      // The same callback sent twice at once: the second finds the first's receipt.
-      if (!services.transcriptionJobs.end(job.jobId, 'received', now)) return services.transcriptionJobs.seen(webhookId) ? 'duplicate' : 'not_waiting';
+    const resumed = await database.transaction(async (tx) => {
+      const jobs = new TranscriptionJobs(tx);
+      // The same callback sent twice at once (to any node): the second finds the first's receipt.
+      if (!(await jobs.end(job.jobId, 'received', now))) return (await jobs.seen(webhookId)) ? 'duplicate' : 'not_waiting';
       services.callbackTranscription.commitTranscript(job.callId, staged);
-      services.transcriptionJobs.remember(webhookId, job.jobId, now);
+      await jobs.remember(webhookId, job.jobId, now);
       // A call not marked as waiting yet (a provider faster than the run's end) is queued by the run itself.
-      return queue.resumeAfterCallback(job.callId, now);
+      return new ProcessingQueue(tx).resumeAfterCallback(job.callId, now);
     });
     if (resumed === 'duplicate' || resumed === 'not_waiting') await services.callbackTranscription.discardTranscript(staged);
     if (resumed === 'duplicate') return replayed();

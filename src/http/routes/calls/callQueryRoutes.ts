@@ -38,7 +38,7 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     }
     const statuses = statusFilter ? (statusFilter.split(',') as CallStatus[]) : undefined;
     // One extra row tells whether another page exists without a count query.
-    const rows = calls.page({ userId: user.id, ...(statuses ? { statuses } : {}), ...(beforeSeq !== undefined ? { beforeSeq } : {}), limit: limit + 1 });
+    const rows = await calls.page({ userId: user.id, ...(statuses ? { statuses } : {}), ...(beforeSeq !== undefined ? { beforeSeq } : {}), limit: limit + 1 });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
@@ -65,20 +65,17 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     if (malformed.length > 0) {
       throw new ApiError('validation_failed', 'ids must be UUIDs', { fields: [{ path: 'querystring/ids', message: `${malformed.length} id(s) are not UUIDs` }] });
     }
-    const rows = calls.statusesOwned(user.id, ids);
+    const rows = await calls.statusesOwned(user.id, ids);
     const now = services.clock();
     // Only the queued call nearest the front can change first; one count query is enough.
     const firstQueued = rows.filter((row) => row.status === 'QUEUED')
       .sort((a, b) => (a.queuedAt ?? 0) - (b.queuedAt ?? 0) || a.seq - b.seq)[0];
     const inFlightOrQueued = rows.filter((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED' && (row.status !== 'QUEUED' || row === firstQueued));
+    const queuedAhead = firstQueued ? await calls.queuedBefore({ queuedAt: firstQueued.queuedAt ?? 0, seq: firstQueued.seq }) : 0;
     const nextPollMs = inFlightOrQueued.length > 0
       ? estimateNextPollMs(
-        inFlightOrQueued.map((row) => ({
-          status: row.status,
-          queuedAhead: row === firstQueued ? calls.queuedBefore({ queuedAt: row.queuedAt ?? 0, seq: row.seq }) : 0,
-          progress: row.progress,
-        })),
-        { concurrency: effectiveConcurrency(config.WORKER_CONCURRENCY), inFlight: calls.inFlightCount(), typicalCallMs: services.processingStatistics.typicalCallMs(now) },
+        inFlightOrQueued.map((row) => ({ status: row.status, queuedAhead: row === firstQueued ? queuedAhead : 0, progress: row.progress })),
+        { concurrency: effectiveConcurrency(config.WORKER_CONCURRENCY), inFlight: await calls.inFlightCount(), typicalCallMs: await services.processingStatistics.typicalCallMs(now) },
       )
       : undefined;
     // Answer in the order asked, so clients can zip results with their request.
@@ -94,7 +91,7 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
 
   app.get('/calls/:id', {
     schema: { summary: 'Call detail', params: IdParams, response: { 200: CallDetailSchema, ...errorResponses(400, 401, 404, 429) } },
-  }, async (request) => toCallDetail(ownedCall(request.params.id, currentUser(request).id)));
+  }, async (request) => toCallDetail(await ownedCall(request.params.id, currentUser(request).id)));
 
   app.get('/calls/:id/transcript', {
     schema: {
@@ -102,7 +99,7 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       params: IdParams,
       response: { 200: TranscriptSchema, ...errorResponses(400, 401, 404, 422, 429) },
     },
-  }, async (request) => completedArtifact(ownedCall(request.params.id, currentUser(request).id), 'transcript'));
+  }, async (request) => completedArtifact(await ownedCall(request.params.id, currentUser(request).id), 'transcript'));
 
   app.get('/calls/:id/analysis', {
     schema: {
@@ -110,17 +107,17 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       params: IdParams,
       response: { 200: StoredAnalysisSchema, ...errorResponses(400, 401, 404, 422, 429) },
     },
-  }, async (request) => completedArtifact(ownedCall(request.params.id, currentUser(request).id), 'analysis'));
+  }, async (request) => completedArtifact(await ownedCall(request.params.id, currentUser(request).id), 'analysis'));
 
-  function ownedCall(callId: string, userId: string): CallRecord {
-    const call = calls.findOwned(userId, callId.toLowerCase());
+  async function ownedCall(callId: string, userId: string): Promise<CallRecord> {
+    const call = await calls.findOwned(userId, callId.toLowerCase());
     if (!call) throw new ApiError('call_not_found');
     return call;
   }
 
   async function completedArtifact(call: CallRecord, kind: ArtifactKind): Promise<never> {
     if (call.status !== 'COMPLETED') throw new ApiError('call_not_completed', undefined, { status: call.status });
-    const artifact = services.artifacts.find(call.id, kind);
+    const artifact = await services.artifacts.find(call.id, kind);
     if (!artifact) throw new Error(`completed call has no ${kind} artifact`);
     return services.store.readJson<never>(artifact.objectKey);
   }

@@ -35,7 +35,7 @@ export const uploadCallRoute: FastifyPluginAsyncTypebox<{ services: Services }> 
       const { metadata, fileName: flatFileName } = describeUpload(upload.fields);
       const fileName = flatFileName ?? upload.fileName;
       const format = await recogniseAudio(upload.tempPath, upload.sizeBytes, fileName, audioFormats);
-      const outcome = await acceptUpload({ ...services, sqlite: services.database.sqlite }, {
+      const outcome = await acceptUpload({ ...services, database: services.database.sql }, {
         userId: user.id,
         tempPath: upload.tempPath,
         sizeBytes: upload.sizeBytes,

@@ -34,7 +34,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       response: { 200: UserSchema, ...errorResponses(400, 401, 429) },
     },
   }, async (request) => {
-    const updated = services.users.updateDisplayName(currentUser(request).id, request.body.displayName.trim(), services.clock());
+    const updated = await services.users.updateDisplayName(currentUser(request).id, request.body.displayName.trim(), services.clock());
     if (!updated) throw new ApiError('auth_invalid');
     return toUser(updated);
   });
@@ -61,5 +61,5 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
 
   app.get('/users/me/stats', {
     schema: { summary: 'Counts of the caller\'s calls and action items', response: { 200: UserStatsSchema, ...errorResponses(401, 429) } },
-  }, async (request) => computeUserStats(services.database.db, currentUser(request).id, services.clock()));
+  }, async (request) => computeUserStats(services.database.sql, currentUser(request).id, services.clock()));
 };

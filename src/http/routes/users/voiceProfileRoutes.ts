@@ -73,7 +73,7 @@ export const voiceProfileRoutes: FastifyPluginAsyncTypebox<{ services: Services 
       await mkdir(workDir);
       const embedding = await embedSample(services, upload.tempPath, workDir);
       await removeSample();
-      const profile = services.voiceProfiles.save(user.id, {
+      const profile = await services.voiceProfiles.save(user.id, {
         provider: voiceProfileProvider,
         consentVersion: config.SERVICE_VOICE_CONSENT_VERSION,
         sampleDurationSeconds: Math.round(embedding.durationSeconds),
@@ -98,7 +98,7 @@ export const voiceProfileRoutes: FastifyPluginAsyncTypebox<{ services: Services 
       response: { 200: VoiceProfileStatusSchema, ...errorResponses(401, 404, 429) },
     },
   }, async (request) => {
-    const profile = services.voiceProfiles.find(currentUser(request).id);
+    const profile = await services.voiceProfiles.find(currentUser(request).id);
     return profile ? { enabled: true as const, status: 'ACTIVE' as const, ...presentProfile(profile) } : { enabled: true as const, status: 'MISSING' as const };
   });
 
@@ -108,7 +108,7 @@ export const voiceProfileRoutes: FastifyPluginAsyncTypebox<{ services: Services 
       response: { 204: {}, ...errorResponses(401, 404, 429) },
     },
   }, async (request, reply) => {
-    const removed = services.voiceProfiles.remove(currentUser(request).id);
+    const removed = await services.voiceProfiles.remove(currentUser(request).id);
     request.log.info({ removed }, 'voice profile deleted');
     return reply.code(204).send();
   });

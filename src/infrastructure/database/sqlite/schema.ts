@@ -58,6 +58,11 @@ export const calls = sqliteTable('calls', {
    * =callback), to when the job was submitted: no engine holds the call meanwhile (no lease, no slot).
    */
   awaitingCallbackSince: integer('awaiting_callback_since'),
+  /**
+   * The holder's last sign of life while the call is in flight (the node's heartbeat, every few
+   * seconds); another node takes the call over once it is older than LEASE_TIMEOUT_SECONDS.
+   */
+  heartbeatAt: integer('heartbeat_at'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (table) => [
@@ -221,3 +226,27 @@ export const webhookReceipts = sqliteTable('webhook_receipts', {
   jobId: text('job_id').notNull(),
   receivedAt: integer('received_at').notNull(),
 });
+
+/**
+ * Every node that runs against this database (`callscope serve`, `callscope worker`), as it last
+ * reported itself: one row per process start. A node beats every few seconds; one silent for
+ * longer than LEASE_TIMEOUT_SECONDS is lost, and the calls it held are taken over.
+ */
+export const nodes = sqliteTable('nodes', {
+  /** Random per process start; also the lease its engine puts on the calls it holds. */
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  /** `serve` (API, admin page, and a worker unless EMBEDDED_WORKER=false) or `worker`. */
+  role: text('role', { enum: ['serve', 'worker'] }).notNull(),
+  version: text('version').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: integer('started_at').notNull(),
+  heartbeatAt: integer('heartbeat_at').notNull(),
+  /** Set by a node that stopped cleanly. */
+  stoppedAt: integer('stopped_at'),
+  /** Whether this node processes calls (a `serve` node with EMBEDDED_WORKER=false does not). */
+  processes: integer('processes').notNull(),
+  callsInFlight: integer('calls_in_flight').notNull().default(0),
+  /** JSON: the model slots this node holds and whether each verifies (`[{ slot, label, state }]`). */
+  models: text('models'),
+}, (table) => [index('nodes_heartbeat_idx').on(table.heartbeatAt)]);

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../app.js';
+import { hasIdentitySource, loadConfig } from '../config/loadConfig.js';
+import { createServices, type Services } from '../createServices.js';
+import { armHoldPoints, holdPointsOf } from '../infrastructure/faults/holdPoints.js';
+import { installedModelManifest } from '../infrastructure/models/loadModelManifest.js';
+import { inspectModels } from '../infrastructure/models/modelInventory.js';
+import { prepareModelsAtStart } from '../infrastructure/models/prepareModelsAtStart.js';
+import { packageVersion } from '../infrastructure/packageRoot.js';
+import { heartbeatIntervalMs } from '../processing/ProcessingEngine.js';
+import { startProcessing } from '../processing/startProcessing.js';
+import { NodeRegistry, type NodeIdentity, type NodeModel, type NodeRole } from './NodeRegistry.js';
+
+/**
+ * Runs this process as a node of the site until SIGTERM/SIGINT:
+ * - `serve` (what `npm start` runs): the API, the admin page and, unless EMBEDDED_WORKER=false,
+ *   a worker, on HOST:PORT;
+ * - `worker`: processing only, with `/actuator/health`, readiness and metrics on HOST:NODE_PORT.
+ * Any number of nodes run against one database (DATABASE_URL) and one storage folder (DATA_DIR).
+ * Each registers in the `nodes` table and beats every LEASE_TIMEOUT_SECONDS / 6: its calls are
+ * marked alive, settings saved on another node's admin page are applied, and the calls of
+ * nodes gone silent are taken over. A stop is graceful: no new calls, running ones finish within
+ * SHUTDOWN_GRACE_SECONDS or go back to the queue, threads free their models, the database closes.
+ */
+export async function runNode(role: NodeRole): Promise<void> {
+  const config = loadConfig();
+  const services = await createServices(config);
+  const processes = role === 'worker' || config.EMBEDDED_WORKER;
+  const identity: NodeIdentity = { id: `${role}-${randomUUID()}`, host: hostname(), role, version: packageVersion, pid: process.pid, processes };
+  const app = await buildApp({ services, surface: role === 'serve' ? 'full' : 'health' });
+  const log = app.log.child({ node: identity.id });
+  const holdPoints = holdPointsOf(config.FAULT_HOLD_AT);
+  if (holdPoints.length > 0) {
+    log.warn({ holdPoints }, 'FAULT_HOLD_AT is set: this node stops at these fault-testing points; never set it in production');
+    armHoldPoints(holdPoints, (holdPoint) => log.warn({ holdPoint }, 'holding at a fault-testing point'));
+  }
+  if (role === 'serve' && !hasIdentitySource(services.config)) log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
+  if (role === 'serve' && !processes) log.info('EMBEDDED_WORKER=false: this node serves the API only; `callscope worker` nodes process the calls');
+
+  // Before listening: a second engine on an embedded database is refused before it serves
+  // anything, and what a crash left in DATA_DIR is repaired before the first upload arrives.
+  const processing = processes ? await startProcessing(services, log.child({ component: 'processing' }), undefined, { lease: identity.id }) : undefined;
+  const registry = new NodeRegistry(services.database.sql);
+  await registry.register(identity, services.clock());
+  await app.listen({ port: role === 'serve' ? config.PORT : config.NODE_PORT, host: config.HOST });
+  log.info({ role, database: services.database.location, processes, version: packageVersion }, 'node started');
+  if (role === 'serve') await printSetupLink(services, app.server.address());
+  // In the background: the node answers (and takes uploads, which wait) while models download.
+  if (processes) {
+    void prepareModelsAtStart({
+      config: services.config, downloads: services.modelDownloads, log: log.child({ component: 'models' }),
+      ...(process.stdout.isTTY ? { terminal: process.stdout } : {}),
+    });
+  }
+
+  const beat = async () => {
+    try {
+      await registry.beat(identity.id, { callsInFlight: processing?.engine.activeCallIds.length ?? 0, models: processes ? await modelsHeld(services) : null }, services.clock());
+      const applied = await services.admin.settings.refresh();
+      if (applied.length > 0) log.info({ settings: applied }, 'settings changed on another node applied');
+    } catch (error) {
+      log.warn({ err: error }, 'node heartbeat failed (database unreachable?)');
+    }
+  };
+  const heartbeat = setInterval(() => void beat(), heartbeatIntervalMs(services.config));
+  heartbeat.unref();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    clearInterval(heartbeat);
+    await Promise.all([processing?.stop(), app.close()]);
+    await registry.stopped(identity.id, services.clock()).catch(() => undefined);
+    await services.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The model slots this node holds and whether each verifies (digests are cached: cheap after the first look). */
+async function modelsHeld(services: Services): Promise<NodeModel[]> {
+  const statuses = await inspectModels(services.config, await installedModelManifest());
+  return statuses.map((status) => ({ slot: status.slot, fileName: status.fileName, check: status.check }));
+}
+
+/**
+ * First run: prints the link that sets the admin password. The token in it is a secret, so it
+ * goes to stdout directly, never through the logger (whose lines are kept and shipped).
+ */
+async function printSetupLink(services: Services, address: AddressInfo | string | null): Promise<void> {
+  const { setupLink } = services.admin;
+  const link = await setupLink.prepare(address);
+  if (!link) return;
+  process.stdout.write(`\nNo admin password is set yet: open this link to set the admin password (valid 24 hours; also written to ${setupLink.path}):\n\n  ${link}\n\n`);
+}
+

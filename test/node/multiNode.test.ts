@@ -1,0 +1,113 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { waitFor } from '../helpers/processingHarness.js';
+import { startThrowawayCluster, type ThrowawayCluster } from '../helpers/postgres/throwawayCluster.js';
+import { asUser, killProcessGroup, newDataDir, startServer, storedFiles, type ServerProcess } from '../helpers/serverProcess.js';
+import { faultRig, uploadSample, type FaultRig } from '../faults/faultSetup.js';
+import { callsCompletedBy, startWorker } from './nodeProcesses.js';
+
+/*
+ * Beyond one box: one API node (EMBEDDED_WORKER=false) and three `callscope worker` processes
+ * on one PostgreSQL database and one storage folder process a batch of real recordings. One
+ * worker is SIGKILLed in the middle of a call; after LEASE_TIMEOUT_SECONDS the others take the
+ * call over. Every call ends COMPLETED, completed by exactly one node, with nothing lost, and the
+ * surviving workers shared the work.
+ */
+
+const leaseTimeoutSeconds = 10;
+const batchSize = 6;
+
+let cluster: ThrowawayCluster;
+let rig: FaultRig;
+let dataDir: string;
+let databaseUrl: string;
+const nodes: ServerProcess[] = [];
+
+beforeAll(async () => {
+  cluster = await startThrowawayCluster();
+  const admin = new pg.Client(cluster.adminUrl);
+  await admin.connect();
+  await admin.query('CREATE DATABASE multinode');
+  await admin.end();
+  databaseUrl = new URL('/multinode', cluster.adminUrl).toString();
+  rig = await faultRig();
+  dataDir = newDataDir();
+}, 60_000);
+
+afterAll(async () => {
+  for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) killProcessGroup(node.child);
+  await Promise.all(nodes.map((node) => node.exited));
+  cluster?.stop();
+  rig?.remove();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('three workers on one PostgreSQL share a batch; a worker killed mid-call loses nothing and no call runs to completion twice', async () => {
+  const site = { ...rig.env, DATABASE_URL: databaseUrl, LEASE_TIMEOUT_SECONDS: String(leaseTimeoutSeconds) };
+  const api = await startServer(dataDir, { ...site, EMBEDDED_WORKER: 'false', LOG_FORMAT: 'json' });
+  nodes.push(api);
+  // The first worker holds the first call it takes in its transcription stage (heartbeats go on), to be killed there.
+  const doomed = await startWorker(dataDir, { ...site, FAULT_HOLD_AT: 'stage.transcription' });
+  nodes.push(doomed);
+
+  const callIds: string[] = [];
+  for (let index = 0; index < batchSize; index += 1) {
+    const response = await uploadSample(api, 'alice', `multinode-batch-${index}`);
+    expect(response.status, await response.clone().text()).toBe(202);
+    callIds.push(((await response.json()) as { callId: string }).callId);
+  }
+  await waitFor('the first worker to hold a call in transcription', () => doomed.output().includes('"holdPoint":"stage.transcription"') || undefined, 60_000);
+  const survivors = [await startWorker(dataDir, site), await startWorker(dataDir, site)];
+  nodes.push(...survivors);
+
+  // Mid-call: the held call is TRANSCRIBING under the doomed worker's lease.
+  killProcessGroup(doomed.child);
+  expect((await doomed.exited).signal).toBe('SIGKILL');
+  const killedAt = Date.now();
+
+  const statuses = await waitFor('every call to end', async () => {
+    const response = await asUser(api, 'alice', `/api/calls/status?ids=${callIds.join(',')}`);
+    const items = ((await response.json()) as { items: { callId: string; status: string }[] }).items;
+    return items.every((item) => item.status === 'COMPLETED' || item.status === 'FAILED') ? items : undefined;
+  }, 180_000);
+  expect(statuses.map((item) => item.status)).toEqual(callIds.map(() => 'COMPLETED'));
+
+  // Exactly once: each call completed by one node; the killed worker completed none.
+  const completed = survivors.flatMap(callsCompletedBy);
+  expect(callsCompletedBy(doomed)).toEqual([]);
+  expect([...completed].sort()).toEqual([...callIds].sort());
+  // Shared: both survivors completed calls.
+  for (const survivor of survivors) expect(callsCompletedBy(survivor).length).toBeGreaterThan(0);
+  // The held call waited for the lease to run out before another node took it.
+  const takeover = survivors.flatMap((survivor) => survivor.output().split('\n')).find((line) => line.includes('took over calls left in flight'));
+  expect(takeover, 'a survivor logged the takeover').toBeDefined();
+  expect(Date.now() - killedAt).toBeGreaterThanOrEqual(leaseTimeoutSeconds * 1000 - 2000);
+
+  // Nothing lost or left over: each call has one analysis and its action items once; every stored file is named by a row.
+  for (const callId of callIds) {
+    const items = (await (await asUser(api, 'alice', '/api/actions')).json()) as { callRecordId: string; title: string }[];
+    const titles = items.filter((item) => item.callRecordId === callId).map((item) => item.title);
+    expect(new Set(titles).size, `action items of ${callId} are not duplicated`).toBe(titles.length);
+    expect(titles.length).toBeGreaterThan(0);
+    const analysis = await asUser(api, 'alice', `/api/calls/${callId}/analysis`);
+    expect(analysis.status).toBe(200);
+  }
+  const client = new pg.Client(databaseUrl);
+  await client.connect();
+  try {
+    const interrupted = await client.query<{ call_id: string }>("SELECT call_id FROM processing_events WHERE outcome = 'INTERRUPTED'");
+    expect(interrupted.rows.length, 'the killed run\'s stage was closed as INTERRUPTED').toBeGreaterThan(0);
+    const running = await client.query("SELECT 1 FROM processing_events WHERE outcome = 'RUNNING'");
+    expect(running.rowCount).toBe(0);
+    const nodesSeen = await client.query<{ role: string; state: string }>('SELECT role, CASE WHEN stopped_at IS NOT NULL THEN \'stopped\' ELSE \'running\' END AS state FROM nodes ORDER BY role');
+    expect(nodesSeen.rows.map((row) => row.role)).toEqual(['serve', 'worker', 'worker', 'worker']);
+    const named = await client.query<{ key: string }>(`SELECT audio_object_key AS key FROM calls WHERE audio_object_key IS NOT NULL
+      UNION SELECT object_key AS key FROM call_artifacts`);
+    // The killed run's work folder went with the next run of its call.
+    expect(storedFiles(dataDir)).toEqual(named.rows.map((row) => join('objects', row.key)).sort());
+  } finally {
+    await client.end();
+  }
+}, 300_000);
