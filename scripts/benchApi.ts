@@ -1,96 +1,166 @@
 /**
- * `npm run bench:api`: load on the two polling endpoints of a database holding 10,000 calls.
- * Seeds a temp DATA_DIR, starts the built server (dist/server.js) as its own process with the
- * default configuration (local-user mode + API key; rate limit off, since one simulated user
- * sends all requests), then runs autocannon against GET /api/calls/status and GET /api/calls,
- * printing requests/s and p50/p99 latency. Target (2-core machine): status ≥ 3000 req/s at p99 ≤ 20 ms.
- * A second phase repeats the load while the server's engine processes two 30-minute recordings
- * uploaded over HTTP (target: p99 ≤ 50 ms while processing).
+ * `npm run bench:api`: the polling endpoints over a database of 10,000 calls, against a bare
+ * Fastify route measured in the same run.
  *
- * Options (env): BENCH_SECONDS (default 20), BENCH_CONNECTIONS (default 16), BENCH_CALLS (default 10000).
+ * Starts, as their own processes: the yardstick (scripts/bareFastify.mjs: one route, no hooks,
+ * no logging), the built server (dist/server.js) on a seeded SQLite DATA_DIR, and, when PostgreSQL
+ * is installed, the same server on a seeded database of a throwaway cluster. The servers run the
+ * default configuration (local-user mode + API key; the rate limit off, since one simulated user
+ * sends every request; request logging on). autocannon then loads, in turns (`BENCH_ROUNDS`
+ * rounds, so that a slow moment of the machine falls on every target alike): the bare route,
+ * `GET /api/calls/status` with 20 ids and `GET /api/calls?limit=50` on each engine. It prints
+ * requests/s, p50/p99 latency and each endpoint's share of the bare route's requests/s.
+ * Target: status polling ≥ 50 % of the bare route on SQLite.
+ *
+ * A second phase (skipped with BENCH_BUSY=0) repeats the SQLite load while the engine processes
+ * two 30-minute recordings uploaded over HTTP (target: p99 ≤ 50 ms while processing).
+ *
+ * Options (env): BENCH_SECONDS (default 10 per turn), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
+ * (default 16), BENCH_CALLS (default 10000), BENCH_BUSY (default 1), BENCH_POSTGRES (default 1).
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { createServices } from '../src/createServices.js';
 import { CallRepository } from '../src/domain/calls/CallRepository.js';
+import { freeLoopbackPort } from '../src/infrastructure/processes/freeLoopbackPort.js';
+import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
+import { createPostgresDatabaseOn, postgresBinDir, startThrowawayCluster, type ThrowawayCluster } from '../test/helpers/postgres/throwawayCluster.js';
 
 const run = promisify(execFile);
-const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const callCount = Number(process.env.BENCH_CALLS ?? 10_000);
+const busyPhase = process.env.BENCH_BUSY !== '0';
+const withPostgres = process.env.BENCH_POSTGRES !== '0' && postgresBinDir() !== undefined;
 const apiKey = 'bench-api-key-0123456789';
-const port = 18000 + Math.floor(Math.random() * 1000);
+const headers = { 'x-local-user-id': 'bench-user', 'x-api-key': apiKey };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'callscope-bench-'));
-const statusIds = await seedDatabase();
-const server = spawn(process.execPath, ['dist/server.js'], {
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey, RATE_LIMIT_PER_MINUTE: '0' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+interface Target {
+  name: string;
+  engine: 'bare' | 'sqlite' | 'postgres';
+  url: string;
+  headers?: Record<string, string>;
+}
 
+interface Site {
+  engine: 'sqlite' | 'postgres';
+  baseUrl: string;
+  statusIds: string[];
+  server: ChildProcess;
+  dataDir: string;
+}
+
+const started: ChildProcess[] = [];
+let cluster: ThrowawayCluster | undefined;
 try {
-  await waitForHealth();
-  const headers = { 'x-local-user-id': 'bench-user', 'x-api-key': apiKey };
-  const idle = await measure(headers, statusIds);
+  const barePort = await freeLoopbackPort();
+  started.push(spawn(process.execPath, ['scripts/bareFastify.mjs', String(barePort)], { stdio: ['ignore', 'ignore', 'inherit'] }));
+  await waitForAnswer(`http://127.0.0.1:${barePort}/bare`);
+  const sites = [await startSite('sqlite')];
+  if (withPostgres) {
+    cluster = await startThrowawayCluster();
+    sites.push(await startSite('postgres', await createPostgresDatabaseOn(cluster)));
+  }
+  const targets: Target[] = [
+    { name: 'bare Fastify route', engine: 'bare', url: `http://127.0.0.1:${barePort}/bare` },
+    ...sites.flatMap((site): Target[] => [
+      { name: 'GET /api/calls/status (20 ids)', engine: site.engine, url: `${site.baseUrl}/api/calls/status?ids=${site.statusIds.join(',')}`, headers },
+      { name: 'GET /api/calls (limit 50)', engine: site.engine, url: `${site.baseUrl}/api/calls?limit=50`, headers },
+    ]),
+  ];
+  const load = loadavg()[0]!.toFixed(2);
+  const idle = await measureInTurns(targets);
+  console.log(`\nbench:api — ${callCount} calls in each database, ${connections} connections, ${rounds} rounds of ${seconds} s per target, Node ${process.version}, ${cpus().length} cores, load average ${load} at the start`);
+  console.table(idle);
+  const bare = idle.find((row) => row.engine === 'bare')!;
+  for (const row of idle.filter((entry) => entry.name.startsWith('GET /api/calls/status'))) {
+    console.log(`status polling on ${row.engine}: ${row['requests/s']} req/s = ${row['% of bare']} % of the bare route's ${bare['requests/s']} req/s${row.engine === 'sqlite' ? ` (target >= 50 %: ${row['% of bare'] >= 50 ? 'met' : 'NOT met'})` : ''}`);
+  }
+  if (busyPhase) await busyEngine(sites[0]!);
+} finally {
+  for (const child of started) child.kill('SIGTERM');
+  await sleep(500);
+  cluster?.stop();
+}
 
-  // Phase 2: the same load while the engine works on real recordings.
-  const recording = join(dataDir, 'bench-recording.m4a');
+/** Each target loaded `rounds` times in turn (3 s warm-up before each); the rounds' mean per target. */
+async function measureInTurns(targets: Target[]) {
+  const results = new Map<Target, autocannon.Result[]>(targets.map((target) => [target, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const target of targets) {
+      await autocannon({ url: target.url, headers: target.headers ?? {}, connections, duration: 3 });
+      results.get(target)!.push(await autocannon({ url: target.url, headers: target.headers ?? {}, connections, duration: seconds }));
+    }
+  }
+  const rows = targets.map((target) => {
+    const runs = results.get(target)!;
+    const mean = (pick: (result: autocannon.Result) => number) => runs.reduce((sum, result) => sum + pick(result), 0) / runs.length;
+    return {
+      name: target.name, engine: target.engine, 'requests/s': Math.round(mean((result) => result.requests.average)),
+      'p50 ms': round1(mean((result) => result.latency.p50)), 'p99 ms': round1(mean((result) => result.latency.p99)),
+      non2xx: runs.reduce((sum, result) => sum + result.non2xx, 0), errors: runs.reduce((sum, result) => sum + result.errors, 0), '% of bare': 0,
+    };
+  });
+  const bareRate = rows.find((row) => row.engine === 'bare')!['requests/s'];
+  for (const row of rows) row['% of bare'] = Math.round((row['requests/s'] / bareRate) * 100);
+  return rows;
+}
+
+/** Phase 2: the SQLite site's endpoints while its engine works on two 30-minute recordings. */
+async function busyEngine(site: Site): Promise<void> {
+  const recording = join(site.dataDir, 'bench-recording.m4a');
   await run(resolveFfmpegBinaries().ffmpegPath, ['-nostdin', '-loglevel', 'error', '-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.2:sample_rate=16000',
     '-t', '1800', '-c:a', 'aac', '-b:a', '32k', recording]);
   const uploaded: string[] = [];
   for (const index of [1, 2]) {
     const form = new FormData();
     form.append('file', new Blob([await readFile(recording)]), `recording-${index}.m4a`);
-    const response = await fetch(`http://127.0.0.1:${port}/api/calls/analyze`, { method: 'POST', headers, body: form });
+    const response = await fetch(`${site.baseUrl}/api/calls/analyze`, { method: 'POST', headers, body: form });
     uploaded.push(((await response.json()) as { callId: string }).callId);
   }
-  const pollIds = [...statusIds.slice(0, 18), ...uploaded];
-  const busy = await measure(headers, pollIds);
-  const statuses = (await (await fetch(`http://127.0.0.1:${port}/api/calls/status?ids=${uploaded.join(',')}`, { headers })).json()) as { items: { status: string }[] };
+  const pollIds = [...site.statusIds.slice(0, 18), ...uploaded];
+  const busy = [];
+  for (const [name, path] of [[`GET /api/calls/status (${pollIds.length} ids)`, `/api/calls/status?ids=${pollIds.join(',')}`], ['GET /api/calls (limit 50)', '/api/calls?limit=50']] as const) {
+    await autocannon({ url: `${site.baseUrl}${path}`, headers, connections, duration: 3 });
+    const result = await autocannon({ url: `${site.baseUrl}${path}`, headers, connections, duration: seconds });
+    busy.push({ endpoint: name, 'requests/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+  }
+  const statuses = (await (await fetch(`${site.baseUrl}/api/calls/status?ids=${uploaded.join(',')}`, { headers })).json()) as { items: { status: string }[] };
   const stillProcessing = statuses.items.some((item) => item.status !== 'COMPLETED' && item.status !== 'FAILED');
-
-  console.log(`\nbench:api — ${callCount} calls in the database, ${connections} connections, ${seconds} s per endpoint, Node ${process.version}`);
-  console.log('idle engine:');
-  console.table(idle);
-  console.log(`while processing two 30-minute recordings (${stillProcessing ? 'still processing at the end' : 'PROCESSING ENDED DURING THE RUN'}):`);
+  console.log(`SQLite, while processing two 30-minute recordings (${stillProcessing ? 'still processing at the end' : 'PROCESSING ENDED DURING THE RUN'}):`);
   console.table(busy);
-  const statusIdle = idle[0]!;
-  const statusBusy = busy[0]!;
-  console.log(`status endpoint target (>= 3000 req/s at p99 <= 20 ms): ${statusIdle['requests/s'] >= 3000 && statusIdle['p99 ms'] <= 20 && statusIdle.non2xx === 0 ? 'met' : 'NOT met'}`);
   console.log(`while processing (p99 <= 50 ms on both endpoints): ${busy.every((row) => row['p99 ms'] <= 50 && row.non2xx === 0) && stillProcessing ? 'met' : 'NOT met'}`);
-} finally {
-  server.kill('SIGTERM');
-  await sleep(300);
-  rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Runs autocannon on the status and list endpoints (3 s warm-up each). */
-async function measure(headers: Record<string, string>, ids: string[]) {
-  const rows = [];
-  for (const [name, path] of [
-    [`GET /api/calls/status (${ids.length} ids)`, `/api/calls/status?ids=${ids.join(',')}`],
-    ['GET /api/calls (limit 50)', '/api/calls?limit=50'],
-  ] as const) {
-    await autocannon({ url: `http://127.0.0.1:${port}${path}`, headers, connections, duration: 3 });
-    const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, headers, connections, duration: seconds });
-    rows.push({ endpoint: name, 'requests/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99, non2xx: result.non2xx, errors: result.errors });
-  }
-  return rows;
+/** Seeds a database (SQLite in a temp DATA_DIR, or the given PostgreSQL one) and starts the built server on it. */
+async function startSite(engine: 'sqlite' | 'postgres', databaseUrl?: string): Promise<Site> {
+  const dataDir = mkdtempSync(join(tmpdir(), `callscope-bench-${engine}-`));
+  const database = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  const statusIds = await seedDatabase(dataDir, database);
+  const port = await freeLoopbackPort();
+  const server = spawn(process.execPath, ['dist/server.js'], {
+    env: { ...process.env, ...database, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey, RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  started.push(server);
+  server.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForAnswer(`${baseUrl}/api/health`);
+  return { engine, baseUrl, statusIds, server, dataDir };
 }
 
 /** Inserts the calls directly through the repository layer (all COMPLETED); returns 20 ids to poll. */
-async function seedDatabase(): Promise<string[]> {
-  const services = await createServices(loadConfig({ DATA_DIR: dataDir, LOCAL_AUTH: 'true' }), { processMetrics: false });
+async function seedDatabase(dataDir: string, database: { DATABASE_URL?: string }): Promise<string[]> {
+  const services = await createServices(loadConfig({ ...database, DATA_DIR: dataDir, LOCAL_AUTH: 'true' }), { processMetrics: false });
   const user = await services.users.findOrCreate({ externalUserId: 'local:bench-user' }, Date.now());
   const ids: string[] = [];
   const start = Date.now() - callCount * 60_000;
@@ -110,14 +180,18 @@ async function seedDatabase(): Promise<string[]> {
   return ids;
 }
 
-async function waitForHealth(): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+async function waitForAnswer(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return;
+      if ((await fetch(url, { headers })).ok) return;
     } catch {
       // not listening yet
     }
     await sleep(100);
   }
-  throw new Error('server did not become healthy');
+  throw new Error(`${url} did not answer`);
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
 }

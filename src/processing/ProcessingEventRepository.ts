@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { SqlDatabase } from '../infrastructure/database/SqlDatabase.js';
-import { columnsOf, listOf } from '../infrastructure/database/sqlFragments.js';
+import { columnsOf } from '../infrastructure/database/sqlFragments.js';
 import { processingEvents } from '../infrastructure/database/tables.js';
 
 /** `WAITING`: the stage handed the work to a provider that answers with a callback (the run ended there). */
@@ -29,7 +29,7 @@ export class ProcessingEventRepository {
 
   /** Marks the events left RUNNING by runs that ended without closing them (a node that died): of these calls, or of every call. */
   closeInterrupted(now: number, callIds?: readonly string[]): Promise<number> {
-    const ofCalls = callIds ? sql` AND call_id IN ${listOf(callIds)}` : sql``;
+    const ofCalls = callIds ? sql` AND call_id IN ${this.db.inList(callIds)}` : sql``;
     return this.db.run(sql`UPDATE processing_events SET outcome = 'INTERRUPTED', ended_at = ${now} WHERE outcome = 'RUNNING'${ofCalls}`);
   }
 

@@ -83,11 +83,14 @@ export async function waitForOutcome(server: ServerProcess, user: string, callId
 /**
  * What must hold in DATA_DIR once every call has ended: no temp file, every stored file named by
  * a row (no work folders, no documents of a run that never committed, no audio without its call).
- * A run removes its work folder just after it commits COMPLETED, so a client can see the status
- * a moment before the folder is gone: that moment is waited out (bounded), not counted.
+ * A run removes what its call kept for a transcription callback (`pending/`) and its work folder
+ * just after it commits COMPLETED, so a client can see the status a moment before they are gone:
+ * that moment is waited out (bounded), not counted. (A work folder may hold no file by then, so
+ * its absence alone does not show that `pending/` is gone too.)
  */
 export async function expectNoOrphans(dataDir: string): Promise<void> {
-  await waitFor('the last run to remove its work folder', () => storedFiles(dataDir).every((file) => !file.split(sep).includes('work')), 10_000).catch(() => undefined);
+  const leftByARun = (file: string) => file.split(sep).some((part) => part === 'work' || part === 'pending');
+  await waitFor('the last run to remove its work and pending folders', () => !storedFiles(dataDir).some(leftByARun), 10_000).catch(() => undefined);
   expect(storedFiles(dataDir)).toEqual(filesNamedByRows(dataDir));
   expect(query<{ n: number }>(dataDir, "SELECT COUNT(*) AS n FROM processing_events WHERE outcome = 'RUNNING'")[0]?.n).toBe(0);
 }

@@ -165,8 +165,10 @@ export function useEngineTestApp(env: Record<string, string> = {}): EngineTestCo
   const newEngine = (pipeline: CallPipeline, options: Pick<EngineDependencies, 'missingModels'> = {}) => {
     const current = started();
     const { services } = current.testApp;
-    // Exclusive on SQLite, as `startProcessing` makes it: the app's engine is alone on its DATA_DIR.
-    return new ProcessingEngine({ services, pool: current.pool, pipeline, log: current.testApp.app.log, exclusive: services.database.dialect === 'sqlite', ...options });
+    // Exclusive, as `startProcessing` makes an engine on the embedded database: every test app has
+    // a database of its own (on a PostgreSQL run too), so an engine started on it may take over
+    // every call an earlier engine held, as a service restarted after a crash does.
+    return new ProcessingEngine({ services, pool: current.pool, pipeline, log: current.testApp.app.log, exclusive: true, ...options });
   };
 
   beforeAll(() => { pool = new WorkerPool(1); });

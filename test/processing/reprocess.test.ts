@@ -101,7 +101,8 @@ describe('operator reprocess (callscope reprocess)', () => {
 
     expect(inFlightOutcome).toEqual({ code: 1, stdout: '', stderr: `Call ${inFlight} is still being processed; reprocess it once it has completed or failed.\n` });
     expect((await callView(alice(), inFlight)).status).toBe('TRANSCRIBING');
-    expect(unknownOutcome).toEqual({ code: 1, stdout: '', stderr: `No call ${unknown} in ${setup.testApp.dataDir}.\n` });
+    // The CLI names the database it looked in as the service does (SQLite's file, or PostgreSQL's host and name).
+    expect(unknownOutcome).toEqual({ code: 1, stdout: '', stderr: `No call ${unknown} in ${setup.testApp.services.database.location}.\n` });
     expect(malformedOutcome.code).toBe(64);
     expect(malformedOutcome.stderr).toBe('"not-a-call-id" is not a call id (a UUID).\nUsage: callscope reprocess <callId>\n');
   });

@@ -15,24 +15,35 @@ export interface Identity {
 }
 
 const userColumns = columnsOf(users);
+// Compiled once (every request that is not a recent sign-in reads one of them).
+const byIdQuery = sql`SELECT ${userColumns} FROM users WHERE id = ${sql.placeholder('userId')}`;
+const byExternalIdQuery = sql`SELECT ${userColumns} FROM users WHERE external_user_id = ${sql.placeholder('externalUserId')}`;
+
+/** How long a looked-up user row may be reused for reads, ms (monotonic). */
+export const userReuseMs = 5_000;
+/** Most identities remembered at once; the oldest is forgotten first. */
+const rememberedIdentities = 10_000;
 
 export class UserRepository {
-  constructor(private readonly db: SqlDatabase) {}
+  /** Recent sign-ins by `externalUserId`: polling clients are answered without a user lookup each time. */
+  private readonly recent = new Map<string, { user: UserRecord; readAt: number }>();
+
+  constructor(private readonly db: SqlDatabase, private readonly monotonicMs: () => number = () => performance.now()) {}
 
   /**
    * The user row of an identity, created on first sight. The email follows the identity
    * provider; the display name is taken from the `name` claim only while the user has none,
    * so a name the user chose with PATCH is never overwritten.
    */
-  async findOrCreate(identity: Identity, now: number): Promise<UserRecord> {
-    const existing = await this.findByExternalId(identity.externalUserId);
+  async findOrCreate(identity: Identity, now: number, options: { reuse?: boolean } = {}): Promise<UserRecord> {
+    const existing = (options.reuse ? this.recentlySeen(identity.externalUserId) : undefined) ?? await this.findByExternalId(identity.externalUserId);
     if (existing) {
       const email = identity.email ?? existing.email;
       const displayName = existing.displayName ?? identity.name ?? null;
-      if (email === existing.email && displayName === existing.displayName) return existing;
+      if (email === existing.email && displayName === existing.displayName) return this.remember(existing);
       const updated = await this.db.get<UserRecord>(sql`UPDATE users SET email = ${email}, display_name = ${displayName}, updated_at = ${now}
         WHERE id = ${existing.id} RETURNING ${userColumns}`);
-      return updated ?? existing;
+      return this.remember(updated ?? existing);
     }
     // ON CONFLICT covers two first requests of the same identity racing each other (on any node).
     await this.db.run(sql`${insertInto(users, [{
@@ -45,23 +56,46 @@ export class UserRepository {
     }])} ON CONFLICT DO NOTHING`);
     const created = await this.findByExternalId(identity.externalUserId);
     if (!created) throw new Error('user row vanished right after creation');
-    return created;
+    return this.remember(created);
   }
 
   findById(userId: string): Promise<UserRecord | undefined> {
-    return this.db.get<UserRecord>(sql`SELECT ${userColumns} FROM users WHERE id = ${userId}`);
+    return this.db.get<UserRecord>(byIdQuery, { userId });
   }
 
-  updateDisplayName(userId: string, displayName: string, now: number): Promise<UserRecord | undefined> {
+  async updateDisplayName(userId: string, displayName: string, now: number): Promise<UserRecord | undefined> {
+    this.forget(userId);
     return this.db.get<UserRecord>(sql`UPDATE users SET display_name = ${displayName}, updated_at = ${now} WHERE id = ${userId} RETURNING ${userColumns}`);
   }
 
   /** Removes the user; calls, action items, events, idempotency records cascade. */
   async remove(userId: string): Promise<void> {
+    this.forget(userId);
     await this.db.run(sql`DELETE FROM users WHERE id = ${userId}`);
   }
 
+  /**
+   * The row looked up for this identity within {@link userReuseMs}. Only reads may use it: a
+   * change made on another node (a new name, a deleted account) shows here within that time,
+   * and a write always looks the user up, so it never acts for an account deleted elsewhere.
+   */
+  private recentlySeen(externalUserId: string): UserRecord | undefined {
+    const entry = this.recent.get(externalUserId);
+    return entry && this.monotonicMs() - entry.readAt < userReuseMs ? entry.user : undefined;
+  }
+
+  private remember(user: UserRecord): UserRecord {
+    this.recent.delete(user.externalUserId);
+    if (this.recent.size >= rememberedIdentities) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(user.externalUserId, { user, readAt: this.monotonicMs() });
+    return user;
+  }
+
+  private forget(userId: string): void {
+    for (const [externalUserId, entry] of this.recent) if (entry.user.id === userId) this.recent.delete(externalUserId);
+  }
+
   private findByExternalId(externalUserId: string): Promise<UserRecord | undefined> {
-    return this.db.get<UserRecord>(sql`SELECT ${userColumns} FROM users WHERE external_user_id = ${externalUserId}`);
+    return this.db.get<UserRecord>(byExternalIdQuery, { externalUserId });
   }
 }

@@ -43,7 +43,8 @@ export function createAuthenticator(dependencies: AuthenticationDependencies) {
         throw refuse(request, 'api key missing or wrong');
       }
     }
-    request.user = await users.findOrCreate(await identify(request), clock());
+    // Reads may reuse a sign-in of the last few seconds (polling clients); writes look the user up.
+    request.user = await users.findOrCreate(await identify(request), clock(), { reuse: request.method === 'GET' || request.method === 'HEAD' });
   };
 
   async function identify(request: FastifyRequest): Promise<Identity> {

@@ -1,6 +1,9 @@
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
+
+/** Values for the `sql.placeholder(name)`s of a query, by name. */
+export type PlaceholderValues = Record<string, unknown>;
 
 /**
  * The one way the service reaches its database, whichever engine runs it: embedded SQLite (the
@@ -8,15 +11,25 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
  * engines run; each implementation compiles them for its engine (`?` or `$1` placeholders) and
  * returns rows keyed by the query's column aliases. Numbers come back as numbers on both
  * (PostgreSQL's bigint and numeric are parsed: milliseconds and counts stay below 2^53).
+ *
+ * A query object built once (a constant, with `sql.placeholder(name)` where values go) is
+ * compiled once and its values given per call in `values`: the hot path then pays neither
+ * drizzle's compilation nor SQLite's statement preparation again. Queries built per call work too.
  */
 export interface SqlDatabase {
   readonly dialect: DatabaseDialect;
   /** Every row of a query. */
-  all<Row>(query: SQL): Promise<Row[]>;
+  all<Row>(query: SQL, values?: PlaceholderValues): Promise<Row[]>;
   /** The first row of a query, or undefined. */
-  get<Row>(query: SQL): Promise<Row | undefined>;
+  get<Row>(query: SQL, values?: PlaceholderValues): Promise<Row | undefined>;
   /** Runs a statement; resolves to the number of rows it inserted, changed or deleted. */
-  run(query: SQL): Promise<number>;
+  run(query: SQL, values?: PlaceholderValues): Promise<number>;
+  /**
+   * The right-hand side of `IN`: a list of strings passed as one parameter (`json_each` of a JSON
+   * array on SQLite, `unnest` of a text array on PostgreSQL), so that one compiled statement
+   * serves lists of any length. Give the list, or a placeholder whose value will be the list.
+   */
+  inList(values: readonly string[] | Placeholder): SQL;
   /**
    * Runs `work` in one transaction on `tx`, committed when it resolves and rolled back when it
    * throws. Everything inside must go through `tx`: on SQLite other work waits until the
@@ -47,5 +60,6 @@ export interface DatabaseHandle {
   migrate(): Promise<{ applied: number; total: number }>;
   /** Rejects when the database does not answer (readiness). */
   ping(): Promise<void>;
+  /** Closes the connection (pool); calling it again does nothing more. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import pinoPretty from 'pino-pretty';
 import type { Config } from '../../config/configSchema.js';
 
@@ -39,7 +40,27 @@ export function loggerOptions(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, 
       res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
     },
   };
-  return usesPrettyLogs(config, output.terminal) ? { ...options, stream: prettyLogStream(output.prettyDestination) } : options;
+  return { ...options, stream: usesPrettyLogs(config, output.terminal) ? prettyLogStream(output.prettyDestination) : bufferedStdout() };
+}
+
+/** How long a JSON log line may wait in the buffer before it is written, ms. */
+export const logFlushIntervalMs = 200;
+
+let stdoutDestination: pino.DestinationStream | undefined;
+
+/**
+ * JSON lines to stdout in batches: a write system call per line cost about a fifth of what a
+ * polled request costs. Lines are written when 4 KiB have gathered or {@link logFlushIntervalMs}
+ * has passed, and all of them at exit (pino flushes its asynchronous destinations then); only a
+ * SIGKILL or a power cut can lose the last fraction of a second of lines. One per process.
+ */
+function bufferedStdout(): pino.DestinationStream {
+  if (!stdoutDestination) {
+    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    setInterval(() => destination.flush(), logFlushIntervalMs).unref();
+    stdoutDestination = destination;
+  }
+  return stdoutDestination;
 }
 
 /** Whether entries are written as pretty lines (`LOG_FORMAT`, with `auto` deciding by the terminal). */

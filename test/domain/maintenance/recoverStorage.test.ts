@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config/loadConfig.js';
 import { createServices, type Services } from '../../../src/createServices.js';
-import { recoverStorage } from '../../../src/domain/maintenance/recoverStorage.js';
+import { recoverStorage, sharedLeftoverAgeMs } from '../../../src/domain/maintenance/recoverStorage.js';
 import { startProcessing } from '../../../src/processing/startProcessing.js';
 import { callFolders, rowsOfCall, tempFiles } from '../../helpers/callInspection.js';
 import { seedCall, seedUser } from '../../helpers/seedCalls.js';
@@ -50,6 +50,19 @@ async function leaveCrashDebris() {
   return { healthy, halfDeleted, orphan };
 }
 
+/** Dates what the crash left back to `at`: every file and folder under objects/ and tmp/, and the deletion claim. */
+async function ageCrashDebris(debris: Awaited<ReturnType<typeof leaveCrashDebris>>, at: number): Promise<void> {
+  const age = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.isDirectory()) age(join(path, entry.name));
+      utimesSync(join(path, entry.name), at / 1000, at / 1000);
+    }
+  };
+  age(join(dataDir, 'objects'));
+  age(join(dataDir, 'tmp'));
+  await services.database.sql.run(sql`UPDATE calls SET deleting_since = ${at} WHERE id = ${debris.halfDeleted}`);
+}
+
 async function expectRecovered(debris: Awaited<ReturnType<typeof leaveCrashDebris>>, recovered: Services): Promise<void> {
   expect(tempFiles(dataDir)).toEqual([]);
   expect(callFolders(dataDir)).toEqual([debris.healthy]);
@@ -88,6 +101,10 @@ describe('recoverStorage', () => {
 
   test('runs when processing starts on a DATA_DIR left by a crash, before any call is taken', async () => {
     const debris = await leaveCrashDebris();
+    // On PostgreSQL other nodes may share DATA_DIR, so a starting node removes only leftovers
+    // older than sharedLeftoverAgeMs: there the crash is made to lie that far back. (On SQLite
+    // the node is alone on DATA_DIR and clears everything at once, however fresh.)
+    if (services.database.dialect === 'postgres') await ageCrashDebris(debris, Date.now() - 2 * sharedLeftoverAgeMs);
     await services.close();
 
     services = await openServices();

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { freeLoopbackPort } from '../../../src/infrastructure/processes/freeLoopbackPort.js';
 
 /** Where Debian's postgresql packages put the server programs (one folder per major version). */
@@ -56,4 +58,18 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       }
     },
   };
+}
+
+/** A new, empty database on the cluster; its URL. */
+export async function createPostgresDatabaseOn(cluster: ThrowawayCluster, name = `callscope_${randomBytes(8).toString('hex')}`): Promise<string> {
+  const admin = new pg.Client(cluster.adminUrl);
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(cluster.adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -25,7 +25,12 @@ function toUser(user: UserRecord) {
 export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/users/me', {
     schema: { summary: 'The caller\'s profile (created on first request)', response: { 200: UserSchema, ...errorResponses(401, 429) } },
-  }, async (request) => toUser(currentUser(request)));
+  }, async (request) => {
+    // Read afresh: the request's user may be a few seconds old (UserRepository caches sign-ins), and a name changed on another node shows here at once.
+    const user = await services.users.findById(currentUser(request).id);
+    if (!user) throw new ApiError('auth_invalid');
+    return toUser(user);
+  });
 
   app.patch('/users/me', {
     schema: {

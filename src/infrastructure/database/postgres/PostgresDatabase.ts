@@ -1,46 +1,84 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { join } from 'node:path';
 import pg from 'pg';
 import { packageRoot } from '../../packageRoot.js';
-import type { DatabaseHandle, SqlDatabase } from '../SqlDatabase.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { QueryCompiler } from '../compiledQueries.js';
+import type { DatabaseHandle, PlaceholderValues, SqlDatabase } from '../SqlDatabase.js';
 
 export const postgresMigrationsFolder = join(packageRoot, 'src/infrastructure/database/postgres/migrations');
-
-// node-postgres returns bigint (int8) and numeric as strings, since they may exceed 2^53. Ours
-// never do (milliseconds since the epoch, counts, sums of milliseconds): read them as numbers,
-// as SQLite does. These parsers are process-wide; only this module talks to PostgreSQL.
-pg.types.setTypeParser(pg.types.builtins.INT8, Number);
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 
 /** Any fixed number: the advisory lock that lets one node at a time apply migrations. */
 const migrationLockKey = 4_707_106_421;
 
-type Executor = Pick<NodePgDatabase, 'execute' | 'transaction'>;
+const dialect = new PgDialect();
+const compiler = new QueryCompiler((query) => dialect.sqlToQuery(query));
 
+/**
+ * node-postgres returns bigint (int8) and numeric as strings, since they may exceed 2^53. Ours
+ * never do (milliseconds since the epoch, counts, sums of milliseconds): they are read as
+ * numbers, as SQLite gives them. Set on this pool only, not process-wide.
+ */
+const numbersAsNumbers: pg.CustomTypesConfig = {
+  getTypeParser: ((typeId: number, format?: string) => typeId === pg.types.builtins.INT8 || typeId === pg.types.builtins.NUMERIC
+    ? (value: string) => Number(value)
+    : pg.types.getTypeParser(typeId, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** `(SELECT unnest(CAST($1 AS text[])))`: an IN list as one array parameter. */
+function inList(values: readonly string[] | Placeholder): SQL {
+  return sql`(SELECT unnest(CAST(${sql.param(values)} AS text[])))`;
+}
+
+/**
+ * Queries compiled by drizzle's PostgreSQL dialect (once per query object) and run by
+ * node-postgres: on the pool, or inside a transaction on the one connection it holds.
+ */
 class PostgresConnection implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   readonly forUpdate = sql` FOR UPDATE`;
   readonly forUpdateSkipLocked = sql` FOR UPDATE SKIP LOCKED`;
+  readonly inList = inList;
 
-  constructor(private readonly executor: Executor, private readonly inTransaction: boolean) {}
+  constructor(private readonly pool: pg.Pool, private readonly transactionClient?: pg.PoolClient) {}
 
-  async all<Row>(query: SQL): Promise<Row[]> {
-    return (await this.executor.execute(query)).rows as Row[];
+  async all<Row>(query: SQL, values?: PlaceholderValues): Promise<Row[]> {
+    return (await this.query(query, values)).rows as Row[];
   }
 
-  async get<Row>(query: SQL): Promise<Row | undefined> {
-    return (await this.all<Row>(query))[0];
+  async get<Row>(query: SQL, values?: PlaceholderValues): Promise<Row | undefined> {
+    return (await this.all<Row>(query, values))[0];
   }
 
-  async run(query: SQL): Promise<number> {
-    return (await this.executor.execute(query)).rowCount ?? 0;
+  async run(query: SQL, values?: PlaceholderValues): Promise<number> {
+    return (await this.query(query, values)).rowCount ?? 0;
   }
 
   async transaction<T>(work: (tx: SqlDatabase) => Promise<T>): Promise<T> {
-    if (this.inTransaction) return work(this);
-    return this.executor.transaction((tx) => work(new PostgresConnection(tx, true)));
+    if (this.transactionClient) return work(this);
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      try {
+        const result = await work(new PostgresConnection(this.pool, client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that cannot even roll back is dropped, not returned to the pool.
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => { broken = rollbackError as Error; });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private query(query: SQL, values?: PlaceholderValues): Promise<pg.QueryResult> {
+    const { text, params } = compiler.prepare(query, values);
+    return (this.transactionClient ?? this.pool).query({ text, values: params, types: numbersAsNumbers });
   }
 }
 
@@ -50,7 +88,8 @@ export interface PostgresOptions {
 }
 
 /**
- * Connects to `DATABASE_URL` (postgres://user:pass@host:5432/db) through a node-postgres pool.
+ * Connects to `DATABASE_URL` (postgres://user:pass@host:5432/db) through a node-postgres pool;
+ * migrations are drizzle's (`postgres/migrations`, generated by drizzle-kit).
  * Every node of a site uses the same database: the queue, the settings and the node list live there.
  */
 export function openPostgresDatabase(url: string, options: PostgresOptions = {}): DatabaseHandle & { pool: pg.Pool } {
@@ -58,9 +97,9 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
   // An idle connection the server drops (restart, network) is replaced on the next query; without
   // a listener the pool's 'error' event would end the process.
   pool.on('error', () => undefined);
-  const db = drizzle({ client: pool });
+  let ending: Promise<void> | undefined;
   return {
-    sql: new PostgresConnection(db, false),
+    sql: new PostgresConnection(pool),
     pool,
     dialect: 'postgres',
     location: `PostgreSQL ${describePostgresUrl(url)}`,
@@ -70,7 +109,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       try {
         await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
         const before = await appliedMigrations(client);
-        await migrate(db, { migrationsFolder: postgresMigrationsFolder });
+        await migrate(drizzle({ client: pool }), { migrationsFolder: postgresMigrationsFolder });
         const total = await appliedMigrations(client);
         return { applied: total - before, total };
       } finally {
@@ -79,7 +118,8 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       }
     },
     ping: async () => { await pool.query('SELECT 1'); },
-    close: () => pool.end(),
+    // Safe to call again (as SQLite's close is): the pool ends once.
+    close: () => (ending ??= pool.end()),
   };
 }
 

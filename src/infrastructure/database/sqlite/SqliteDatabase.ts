@@ -1,19 +1,28 @@
 import Database from 'better-sqlite3';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../packageRoot.js';
-import type { DatabaseHandle, SqlDatabase } from '../SqlDatabase.js';
+import { QueryCompiler } from '../compiledQueries.js';
+import type { DatabaseHandle, PlaceholderValues, SqlDatabase } from '../SqlDatabase.js';
 
 export const sqliteMigrationsFolder = join(packageRoot, 'src/infrastructure/database/migrations');
 
 /** Prepared statements kept per connection, by SQL text; the hot path reuses a handful. */
 const statementCacheSize = 256;
 const dialect = new SQLiteSyncDialect();
+const compiler = new QueryCompiler((query) => dialect.sqlToQuery(query));
 const nothing = sql``;
+/** A list parameter travels as JSON text: `json_each` reads it back as rows. */
+const asJson = { mapToDriverValue: (value: unknown) => JSON.stringify(value) };
+
+/** `(SELECT value FROM json_each(?))`: an IN list as one JSON parameter. */
+function inList(values: readonly string[] | Placeholder): SQL {
+  return sql`(SELECT value FROM json_each(${sql.param(values, asJson)}))`;
+}
 
 /**
  * One better-sqlite3 connection. Statements run synchronously (microseconds on the hot path), so
@@ -33,26 +42,28 @@ class SqliteConnection implements SqlDatabase {
   constructor(readonly client: Database.Database) {
     const self = this;
     this.insideTransaction = {
-      dialect: 'sqlite', forUpdate: nothing, forUpdateSkipLocked: nothing,
-      all: async <Row>(query: SQL) => self.allNow<Row>(query),
-      get: async <Row>(query: SQL) => self.allNow<Row>(query)[0],
-      run: async (query: SQL) => self.runNow(query),
+      dialect: 'sqlite', forUpdate: nothing, forUpdateSkipLocked: nothing, inList,
+      all: async <Row>(query: SQL, values?: PlaceholderValues) => self.allNow<Row>(query, values),
+      get: async <Row>(query: SQL, values?: PlaceholderValues) => self.allNow<Row>(query, values)[0],
+      run: async (query: SQL, values?: PlaceholderValues) => self.runNow(query, values),
       transaction: (work) => work(self.insideTransaction),
     };
   }
 
-  async all<Row>(query: SQL): Promise<Row[]> {
+  readonly inList = inList;
+
+  async all<Row>(query: SQL, values?: PlaceholderValues): Promise<Row[]> {
     while (this.transactionEnded) await this.transactionEnded;
-    return this.allNow<Row>(query);
+    return this.allNow<Row>(query, values);
   }
 
-  async get<Row>(query: SQL): Promise<Row | undefined> {
-    return (await this.all<Row>(query))[0];
+  async get<Row>(query: SQL, values?: PlaceholderValues): Promise<Row | undefined> {
+    return (await this.all<Row>(query, values))[0];
   }
 
-  async run(query: SQL): Promise<number> {
+  async run(query: SQL, values?: PlaceholderValues): Promise<number> {
     while (this.transactionEnded) await this.transactionEnded;
-    return this.runNow(query);
+    return this.runNow(query, values);
   }
 
   async transaction<T>(work: (tx: SqlDatabase) => Promise<T>): Promise<T> {
@@ -77,30 +88,30 @@ class SqliteConnection implements SqlDatabase {
     }
   }
 
-  private allNow<Row>(query: SQL): Row[] {
-    const { statement, params } = this.prepare(query);
+  private allNow<Row>(query: SQL, values?: PlaceholderValues): Row[] {
+    const { statement, params } = this.prepare(query, values);
     if (statement.reader) return statement.all(...params) as Row[];
     statement.run(...params);
     return [];
   }
 
-  private runNow(query: SQL): number {
-    const { statement, params } = this.prepare(query);
+  private runNow(query: SQL, values?: PlaceholderValues): number {
+    const { statement, params } = this.prepare(query, values);
     return statement.run(...params).changes;
   }
 
-  private prepare(query: SQL): { statement: Database.Statement; params: unknown[] } {
-    const compiled = dialect.sqlToQuery(query);
-    let statement = this.statements.get(compiled.sql);
+  private prepare(query: SQL, values?: PlaceholderValues): { statement: Database.Statement; params: unknown[] } {
+    const { text, params } = compiler.prepare(query, values);
+    let statement = this.statements.get(text);
     if (statement) {
       // Most recently used last, so the oldest is the one dropped.
-      this.statements.delete(compiled.sql);
+      this.statements.delete(text);
     } else {
-      statement = this.client.prepare(compiled.sql);
+      statement = this.client.prepare(text);
       if (this.statements.size >= statementCacheSize) this.statements.delete(this.statements.keys().next().value!);
     }
-    this.statements.set(compiled.sql, statement);
-    return { statement, params: compiled.params };
+    this.statements.set(text, statement);
+    return { statement, params };
   }
 }
 
