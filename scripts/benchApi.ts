@@ -32,6 +32,7 @@ import { createServices } from '../src/createServices.js';
 import { CallRepository } from '../src/domain/calls/CallRepository.js';
 import { freeLoopbackPort } from '../src/infrastructure/processes/freeLoopbackPort.js';
 import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
+import { waitForAnswer } from './benchSupport.js';
 import { createPostgresDatabaseOn, postgresBinDir, startThrowawayCluster, type ThrowawayCluster } from '../test/helpers/postgres/throwawayCluster.js';
 
 const run = promisify(execFile);
@@ -154,7 +155,7 @@ async function startSite(engine: 'sqlite' | 'postgres', databaseUrl?: string): P
   started.push(server);
   server.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForAnswer(`${baseUrl}/api/health`);
+  await waitForAnswer(`${baseUrl}/api/health`, headers);
   return { engine, baseUrl, statusIds, server, dataDir };
 }
 
@@ -180,17 +181,6 @@ async function seedDatabase(dataDir: string, database: { DATABASE_URL?: string }
   return ids;
 }
 
-async function waitForAnswer(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      if ((await fetch(url, { headers })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;

@@ -21,7 +21,7 @@ import pg from 'pg';
 import { freeLoopbackPort } from '../src/infrastructure/processes/freeLoopbackPort.js';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
 import { createPostgresDatabaseOn, startThrowawayCluster } from '../test/helpers/postgres/throwawayCluster.js';
-import { modelsWithSharedFallback } from './benchSupport.js';
+import { modelsWithSharedFallback, waitForAnswer } from './benchSupport.js';
 
 const batch = Number(process.env.BENCH_SCALE_CALLS ?? 12);
 const workerCounts = (process.env.BENCH_SCALE_WORKERS ?? '1,2,4').split(',').map(Number);
@@ -49,7 +49,7 @@ async function runBatch(workers: number) {
     const apiPort = await freeLoopbackPort();
     children.push(spawn(process.execPath, ['dist/server.js'], { env: { ...site, PORT: String(apiPort), EMBEDDED_WORKER: 'false' }, stdio: ['ignore', 'ignore', 'inherit'] }));
     const api = `http://127.0.0.1:${apiPort}`;
-    await waitForAnswer(`${api}/api/health`);
+    await waitForAnswer(`${api}/api/health`, headers);
     for (let index = 0; index < workers; index += 1) {
       const port = await freeLoopbackPort();
       children.push(spawn(process.execPath, ['bin/callscope.js', 'worker'], { env: { ...site, NODE_PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] }));
@@ -99,16 +99,4 @@ async function databaseActivity(url: string): Promise<{ transactions: number; ro
   } finally {
     await client.end();
   }
-}
-
-async function waitForAnswer(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      if ((await fetch(url, { headers })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer`);
 }

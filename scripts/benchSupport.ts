@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { resolveModelPath } from '../src/infrastructure/health/readinessChecks.js';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
@@ -31,4 +32,17 @@ export async function residentMegabytes(): Promise<number> {
 async function descendants(pid: number): Promise<number[]> {
   const below = await Promise.all((await childProcessIds(pid)).map(descendants));
   return [pid, ...below.flat()];
+}
+
+/** Waits until `url` answers 2xx (a server the bench started), up to 30 s. */
+export async function waitForAnswer(url: string, headers: Record<string, string> = {}): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    try {
+      if ((await fetch(url, { headers })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer`);
 }

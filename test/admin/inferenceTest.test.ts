@@ -77,8 +77,10 @@ describe('inference settings and tests on the admin page', () => {
     const configure = await admin.fetch('/admin/api/settings', { method: 'PATCH', body: { values: { TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_URL: `${base}/inference` } } });
     expect(configure.status).toBe(200);
 
-    // The next start on the same DATA_DIR (the first app stays open: closing it removes the folder).
-    const restarted = await startTestApp({ DATA_DIR: pageApp.dataDir });
+    // The next start on the same DATA_DIR (the first app stays open: closing it removes the folder),
+    // and on a PostgreSQL run the same database.
+    const { DATABASE_URL } = pageApp.services.config;
+    const restarted = await startTestApp({ DATA_DIR: pageApp.dataDir, ...(DATABASE_URL ? { DATABASE_URL } : {}) });
     try {
       const again = await signIn(restarted);
       const before = seen.length;
