@@ -56,11 +56,31 @@ export async function killServer(server: ServerProcess): Promise<void> {
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   // A test may choose the port (to restart a service where its PUBLIC_URL points).
   const port = env.PORT ? Number(env.PORT) : await freeLoopbackPort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  return startNodeProcess(['src/server.ts'], {
+    LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env,
+  }, `http://127.0.0.1:${port}`, '/api/health');
+}
+
+/**
+ * Starts `callscope worker` (processing only) on `dataDir` with `env`, as an operator runs it on
+ * another machine; resolves once its `/actuator/health` answers on NODE_PORT.
+ */
+export async function startWorker(dataDir: string, env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freeLoopbackPort();
+  return startNodeProcess(['src/cli/callscope.ts', 'worker'], {
+    DATA_DIR: dataDir, NODE_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env,
+  }, `http://127.0.0.1:${port}`, '/actuator/health');
+}
+
+/**
+ * Runs a node of the service (`node --import tsx <args>`) with the test defaults under `env`, in
+ * its own process group; resolves once `healthPath` answers.
+ */
+async function startNodeProcess(args: string[], env: Record<string, string>, baseUrl: string, healthPath: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: projectRoot,
     env: {
-      ...process.env, LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-      WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', SHUTDOWN_GRACE_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0',
+      ...process.env, WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', SHUTDOWN_GRACE_SECONDS: '1',
       // No download at start unless a test asks for one (and then from its own mirror on loopback).
       MODELS_AUTO_FETCH: 'false', ...env,
     },
@@ -73,10 +93,9 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor('the server to answer', async () => {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`);
-    return fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false);
+  await waitFor(`${args.join(' ')} to answer`, async () => {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${output}`);
+    return fetch(`${baseUrl}${healthPath}`).then((response) => response.ok, () => false);
   }, 30_000);
   return { child, baseUrl, output: () => output, exited };
 }

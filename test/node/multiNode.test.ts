@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitFor } from '../helpers/processingHarness.js';
-import { startThrowawayCluster, type ThrowawayCluster } from '../helpers/postgres/throwawayCluster.js';
-import { asUser, killProcessGroup, newDataDir, startServer, storedFiles, type ServerProcess } from '../helpers/serverProcess.js';
+import { createPostgresDatabaseOn, startThrowawayCluster, type ThrowawayCluster } from '../helpers/postgres/throwawayCluster.js';
+import { asUser, killProcessGroup, newDataDir, startServer, startWorker, storedFiles, type ServerProcess } from '../helpers/serverProcess.js';
 import { faultRig, uploadSample, type FaultRig } from '../faults/faultSetup.js';
-import { callsCompletedBy, startWorker } from './nodeProcesses.js';
+import { callsCompletedBy } from './nodeProcesses.js';
 
 /*
  * Beyond one box: one API node (EMBEDDED_WORKER=false) and three `callscope worker` processes
@@ -27,11 +27,7 @@ const nodes: ServerProcess[] = [];
 
 beforeAll(async () => {
   cluster = await startThrowawayCluster();
-  const admin = new pg.Client(cluster.adminUrl);
-  await admin.connect();
-  await admin.query('CREATE DATABASE multinode');
-  await admin.end();
-  databaseUrl = new URL('/multinode', cluster.adminUrl).toString();
+  databaseUrl = await createPostgresDatabaseOn(cluster);
   rig = await faultRig();
   dataDir = newDataDir();
 }, 60_000);
@@ -74,8 +70,12 @@ test('three workers on one PostgreSQL share a batch; a worker killed mid-call lo
   }, 180_000);
   expect(statuses.map((item) => item.status)).toEqual(callIds.map(() => 'COMPLETED'));
 
-  // Exactly once: each call completed by one node; the killed worker completed none.
-  const completed = survivors.flatMap(callsCompletedBy);
+  // Exactly once: each call completed by one node; the killed worker completed none. (Log lines
+  // reach stdout within a fraction of a second: wait for the last ones.)
+  const completed = await waitFor('the completions in the workers\' logs', () => {
+    const logged = survivors.flatMap(callsCompletedBy);
+    return logged.length >= callIds.length ? logged : undefined;
+  }, 5_000);
   expect(callsCompletedBy(doomed)).toEqual([]);
   expect([...completed].sort()).toEqual([...callIds].sort());
   // Shared: both survivors completed calls.

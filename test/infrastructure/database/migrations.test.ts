@@ -2,14 +2,22 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { openDatabase } from '../../../src/infrastructure/database/openDatabase.js';
+import { postgresMigrationsFolder } from '../../../src/infrastructure/database/postgres/PostgresDatabase.js';
 import { openSqliteDatabase, sqliteMigrationsFolder } from '../../../src/infrastructure/database/sqlite/SqliteDatabase.js';
+import { createPostgresDatabase, testDatabaseEngine } from '../../helpers/testDatabase.js';
 
 /**
  * Migrations are forward-only and never edited once committed: each committed file's sha256 is
- * pinned here. A new migration adds a line; changing an existing line means an edited migration.
+ * pinned here, for each engine. A new migration adds a line; changing an existing line means an
+ * edited migration.
  */
+const committedPostgresMigrations: Record<string, string> = {
+  '0000_initial.sql': 'f9dd6e3909ba286978feb76a36b4594d29f6015af4f8cf11ef71cb360738764c',
+};
+
 const committedMigrations: Record<string, string> = {
   '0000_initial.sql': 'c32bebdf887e7960a9e5b5eaeab9a55091216f5be688cdb539bbe4ccb11171ef',
   '0001_processing_queue.sql': 'de4006bbf7dbfa44dc6e8d0fa2ad6ed87bfde397dfd0bf7477ed2a2745e42181',
@@ -19,18 +27,23 @@ const committedMigrations: Record<string, string> = {
   '0005_nodes.sql': 'cca5d0adb6cd83cef8b454b59b5e557f67724338ee412acd0b12e5b94d9875f0',
 };
 
-test('committed migrations are unchanged and every migration file is pinned', () => {
-  const files = readdirSync(sqliteMigrationsFolder).filter((name) => name.endsWith('.sql')).sort();
-  expect(files).toEqual(Object.keys(committedMigrations).sort());
+const engines = [
+  { engine: 'SQLite', folder: sqliteMigrationsFolder, pinned: committedMigrations },
+  { engine: 'PostgreSQL', folder: postgresMigrationsFolder, pinned: committedPostgresMigrations },
+];
+
+test.each(engines)('$engine: committed migrations are unchanged and every migration file is pinned', ({ folder, pinned }) => {
+  const files = readdirSync(folder).filter((name) => name.endsWith('.sql')).sort();
+  expect(files).toEqual(Object.keys(pinned).sort());
   for (const file of files) {
-    const digest = createHash('sha256').update(readFileSync(join(sqliteMigrationsFolder, file))).digest('hex');
-    expect(digest, file).toBe(committedMigrations[file]);
+    const digest = createHash('sha256').update(readFileSync(join(folder, file))).digest('hex');
+    expect(digest, file).toBe(pinned[file]);
   }
 });
 
-test('the journal lists every migration file in order', () => {
-  const journal = JSON.parse(readFileSync(join(sqliteMigrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  expect(journal.entries.map((entry) => `${entry.tag}.sql`)).toEqual(Object.keys(committedMigrations).sort());
+test.each(engines)('$engine: the journal lists every migration file in order', ({ folder, pinned }) => {
+  const journal = JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  expect(journal.entries.map((entry) => `${entry.tag}.sql`)).toEqual(Object.keys(pinned).sort());
 });
 
 test('a fresh database gets every table with foreign keys on and WAL journaling', async () => {
@@ -55,6 +68,23 @@ test('a fresh database gets every table with foreign keys on and WAL journaling'
     } finally {
       await reopened.close();
     }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test.runIf(testDatabaseEngine === 'postgres')('PostgreSQL: nodes starting together migrate one at a time; both end up on every migration', async () => {
+  const url = await createPostgresDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'callscope-migrate-'));
+  try {
+    const nodes = await Promise.all([0, 1, 2].map(() => openDatabase({ DATA_DIR: dataDir, DATABASE_URL: url }, { applyMigrations: false })));
+    const outcomes = await Promise.all(nodes.map((node) => node.migrate()));
+    const total = Object.keys(committedPostgresMigrations).length;
+    expect(outcomes.map((outcome) => outcome.total)).toEqual([total, total, total]);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.applied, 0)).toBe(total);
+    const tables = await nodes[0]!.sql.all<{ name: string }>(sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`);
+    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['users', 'calls', 'nodes', 'transcription_jobs']));
+    await Promise.all(nodes.map((node) => node.close()));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
