@@ -37,7 +37,12 @@ export async function runNode(role: NodeRole): Promise<void> {
     armHoldPoints(holdPoints, (holdPoint) => log.warn({ holdPoint }, 'holding at a fault-testing point'));
   }
   if (role === 'serve' && !hasIdentitySource(services.config)) log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
-  if (role === 'serve' && !processes) log.info('EMBEDDED_WORKER=false: this node serves the API only; `callscope worker` nodes process the calls');
+  if (!processes) {
+    // An API-only node needs no model files and talks to no inference server: its readiness does not wait for them.
+    delete services.readinessChecks.models;
+    delete services.readinessChecks.inferenceServers;
+    log.info('EMBEDDED_WORKER=false: this node serves the API only; `callscope worker` nodes process the calls');
+  }
 
   // Before listening: a second engine on an embedded database is refused before it serves
   // anything, and what a crash left in DATA_DIR is repaired before the first upload arrives.

@@ -58,6 +58,14 @@ test('three workers on one PostgreSQL share a batch; a worker killed mid-call lo
   const survivors = [await startWorker(dataDir, site), await startWorker(dataDir, site)];
   nodes.push(...survivors);
 
+  // Readiness by role: the API node needs no models; a worker reports its pool; both check the shared storage and the database.
+  const checksOf = async (node: ServerProcess) => Object.keys(((await (await fetch(`${node.baseUrl}/actuator/health/readiness`)).json()) as { checks: object }).checks);
+  expect(await checksOf(api)).toEqual(expect.arrayContaining(['database', 'storage']));
+  expect(await checksOf(api)).not.toContain('models');
+  expect(await checksOf(survivors[0]!)).toEqual(expect.arrayContaining(['database', 'storage', 'models', 'workerPool']));
+  // A worker serves no API.
+  expect((await fetch(`${survivors[0]!.baseUrl}/api/calls`)).status).toBe(404);
+
   // Mid-call: the held call is TRANSCRIBING under the doomed worker's lease.
   killProcessGroup(doomed.child);
   expect((await doomed.exited).signal).toBe('SIGKILL');
