@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
@@ -91,11 +92,11 @@ export async function waitForOutcome(server: ServerProcess, user: string, callId
 export async function expectNoOrphans(dataDir: string): Promise<void> {
   const leftByARun = (file: string) => file.split(sep).some((part) => part === 'work' || part === 'pending');
   await waitFor('the last run to remove its work and pending folders', () => !storedFiles(dataDir).some(leftByARun), 10_000).catch(() => undefined);
-  expect(storedFiles(dataDir)).toEqual(filesNamedByRows(dataDir));
-  expect(query<{ n: number }>(dataDir, "SELECT COUNT(*) AS n FROM processing_events WHERE outcome = 'RUNNING'")[0]?.n).toBe(0);
+  expect(storedFiles(dataDir)).toEqual(await filesNamedByRows(dataDir));
+  expect((await query<{ n: number }>(dataDir, sql`SELECT COUNT(*) AS n FROM processing_events WHERE outcome = 'RUNNING'`))[0]?.n).toBe(0);
 }
 
 /** Calls of all users in the database. */
-export function callCount(dataDir: string): number {
-  return query<{ n: number }>(dataDir, 'SELECT COUNT(*) AS n FROM calls')[0]!.n;
+export async function callCount(dataDir: string): Promise<number> {
+  return (await query<{ n: number }>(dataDir, sql`SELECT COUNT(*) AS n FROM calls`))[0]!.n;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { CallStatus } from '../../src/domain/calls/callTypes.js';
@@ -37,7 +38,7 @@ async function statusOf(server: ServerProcess, callId: string): Promise<CallStat
 /** Waits until the call is TRANSCRIBING through the API and its clean-up stage has started. */
 async function waitForCleanup(server: ServerProcess, dataDir: string, callId: string): Promise<void> {
   await waitFor('the call to be TRANSCRIBING', async () => (await statusOf(server, callId)) === 'TRANSCRIBING', 20_000);
-  await waitFor('the clean-up stage to run', () => stageOutcomes(dataDir, callId).some(([stage, outcome]) => stage === 'cleanup' && outcome === 'RUNNING'));
+  await waitFor('the clean-up stage to run', async () => (await stageOutcomes(dataDir, callId)).some(([stage, outcome]) => stage === 'cleanup' && outcome === 'RUNNING'));
 }
 
 describe('the real server, killed and restarted (needs ffmpeg)', () => {
@@ -49,7 +50,7 @@ describe('the real server, killed and restarted (needs ffmpeg)', () => {
 
     killProcessGroup(first.child);
     expect((await first.exited).signal).toBe('SIGKILL');
-    expect(stageOutcomes(dataDir, callId)).toEqual([['cleanup', 'RUNNING']]);
+    expect((await stageOutcomes(dataDir, callId))).toEqual([['cleanup', 'RUNNING']]);
 
     const second = await startServer(dataDir, serverEnv);
     const terminal = await waitFor('the call to end', async () => {
@@ -57,7 +58,7 @@ describe('the real server, killed and restarted (needs ffmpeg)', () => {
       return status === 'COMPLETED' || status === 'FAILED' ? status : undefined;
     }, 100_000);
 
-    const events = stageOutcomes(dataDir, callId);
+    const events = (await stageOutcomes(dataDir, callId));
     expect(events.slice(0, 2)).toEqual([['cleanup', 'INTERRUPTED'], ['cleanup', 'OK']]);
     const detail = (await (await asAlice(second, `/api/calls/${callId}`)).json()) as { errorReason: string | null };
     // A tone has no speech: the call may end FAILED for that, never for the interruption.
@@ -77,9 +78,9 @@ describe('the real server, killed and restarted (needs ffmpeg)', () => {
     const exit = await Promise.race([server.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), (shutdownGraceSeconds + 5) * 1000))]);
 
     expect(exit, server.output()).toEqual({ code: 0, signal: null });
-    const [call] = query<{ status: string; lease: string | null }>(dataDir, 'SELECT status, worker_lease AS lease FROM calls WHERE id = ?', callId);
+    const [call] = await query<{ status: string; lease: string | null }>(dataDir, sql`SELECT status, worker_lease AS lease FROM calls WHERE id = ${callId}`);
     expect(['QUEUED', 'COMPLETED', 'FAILED']).toContain(call?.status);
     expect(call?.lease).toBeNull();
-    expect(stageOutcomes(dataDir, callId).map(([, outcome]) => outcome)).not.toContain('RUNNING');
+    expect((await stageOutcomes(dataDir, callId)).map(([, outcome]) => outcome)).not.toContain('RUNNING');
   });
 });

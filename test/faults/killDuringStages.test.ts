@@ -23,7 +23,7 @@ beforeAll(async () => {
   const { callId } = (await response.json()) as { callId: string };
   uninterrupted = await waitForOutcome(server, 'alice', callId);
   // Every stage ran, so each point below is reached.
-  expect(stageOutcomes(dataDir, callId)).toEqual(stageNames.map((name) => [name, 'OK']));
+  expect((await stageOutcomes(dataDir, callId))).toEqual(stageNames.map((name) => [name, 'OK']));
   await killServer(server);
 }, 120_000);
 afterAll(() => rig?.remove());
@@ -43,7 +43,7 @@ describe('SIGKILL at each point of processing, then a restart', () => {
     expect(response.status).toBe(202);
     const { callId } = (await response.json()) as { callId: string };
     await waitForHold(first, point);
-    if (point.startsWith('stage.')) expect(stageOutcomes(dataDir, callId).at(-1)).toEqual([point.slice('stage.'.length), 'RUNNING']);
+    if (point.startsWith('stage.')) expect((await stageOutcomes(dataDir, callId)).at(-1)).toEqual([point.slice('stage.'.length), 'RUNNING']);
 
     await killServer(first);
 
@@ -55,8 +55,8 @@ describe('SIGKILL at each point of processing, then a restart', () => {
 
     const outcome = await waitForOutcome(second, 'alice', callId);
     expect(outcome).toEqual(uninterrupted);
-    expect(callCount(dataDir)).toBe(1);
-    const events = stageOutcomes(dataDir, callId);
+    expect(await callCount(dataDir)).toBe(1);
+    const events = (await stageOutcomes(dataDir, callId));
     if (point.startsWith('stage.')) {
       const stage = point.slice('stage.'.length);
       // The interrupted stage is recorded as such, then the whole pipeline runs again.

@@ -54,12 +54,12 @@ function uploadsInProgress(dataDir: string): number[] {
 async function expectCleanRestartThenOneCall(dataDir: string, idempotencyKey: string): Promise<void> {
   const second = await startServer(dataDir, rig.env);
   expect(storedFiles(dataDir)).toEqual([]);
-  expect(callCount(dataDir)).toBe(0);
+  expect(await callCount(dataDir)).toBe(0);
   const retry = await uploadSample(second, 'alice', idempotencyKey);
   expect(retry.status).toBe(202);
   const { callId } = (await retry.json()) as { callId: string };
   expect((await waitForOutcome(second, 'alice', callId)).status).toBe('COMPLETED');
-  expect(callCount(dataDir)).toBe(1);
+  expect(await callCount(dataDir)).toBe(1);
   await expectNoOrphans(dataDir);
   await killServer(second);
 }
@@ -84,7 +84,7 @@ describe('SIGKILL during uploads, then a restart', () => {
     await waitForHold(first, 'upload.accept');
     // The audio sits under objects/ with no row naming it.
     expect(storedFiles(dataDir)).toEqual([expect.stringMatching(/^objects\/calls\/[0-9a-f-]{36}\/original\.wav$/)]);
-    expect(callCount(dataDir)).toBe(0);
+    expect(await callCount(dataDir)).toBe(0);
 
     await killServer(first);
     expect(await answer).toBe('failed');
@@ -114,7 +114,7 @@ describe('SIGKILL during uploads, then a restart', () => {
     expect(new Set(outcomes[0]!.actionItemTitles).size).toBe(outcomes[0]!.actionItemTitles.length);
     expect(outcomes[1]).toEqual(outcomes[0]);
     expect(outcomes[2]).toEqual(outcomes[0]);
-    expect(callCount(dataDir)).toBe(3);
+    expect(await callCount(dataDir)).toBe(3);
     await expectNoOrphans(dataDir);
     await killServer(second);
   }, 180_000);

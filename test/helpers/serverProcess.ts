@@ -3,10 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterEach } from 'vitest';
 import { waitFor } from './processingHarness.js';
+import { openDatabase } from '../../src/infrastructure/database/openDatabase.js';
 import { freeLoopbackPort } from '../../src/infrastructure/processes/freeLoopbackPort.js';
+import { testDatabaseEngine, createPostgresDatabase } from './testDatabase.js';
 
 // The real service as an operator runs it (`node --import tsx src/server.ts`), in its own process
 // group so that SIGKILL takes its ffmpeg and whisper-cli children with it, as a power cut or the
@@ -24,12 +26,32 @@ export interface ServerProcess {
 
 const children = new Set<ChildProcess>();
 const dataDirs: string[] = [];
+/** On a PostgreSQL run: each site's database, by its DATA_DIR (every server started on that folder uses it). */
+const siteDatabases = new Map<string, string>();
+
+/**
+ * The database settings of the site on `dataDir`: nothing on SQLite (the database file lives in
+ * DATA_DIR); on a PostgreSQL run (TEST_DATABASE=postgres) a `DATABASE_URL` of its own, created on
+ * first use, so a restarted server finds the calls of the one before.
+ */
+export async function siteEnvironment(dataDir: string): Promise<Record<string, string>> {
+  if (testDatabaseEngine !== 'postgres') return {};
+  let url = siteDatabases.get(dataDir);
+  if (!url) {
+    url = await createPostgresDatabase();
+    siteDatabases.set(dataDir, url);
+  }
+  return { DATABASE_URL: url };
+}
 
 /** Kills every server a test left running and removes the test's DATA_DIRs (registered in each file that imports this module). */
 afterEach(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) killProcessGroup(child);
   children.clear();
-  for (const dataDir of dataDirs.splice(0)) rmSync(dataDir, { recursive: true, force: true });
+  for (const dataDir of dataDirs.splice(0)) {
+    rmSync(dataDir, { recursive: true, force: true });
+    siteDatabases.delete(dataDir);
+  }
 });
 
 /** A fresh DATA_DIR, removed after the test. */
@@ -57,7 +79,8 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   // A test may choose the port (to restart a service where its PUBLIC_URL points).
   const port = env.PORT ? Number(env.PORT) : await freeLoopbackPort();
   return startNodeProcess(['src/server.ts'], {
-    LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env,
+    LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0',
+    ...(env.DATABASE_URL ? {} : await siteEnvironment(dataDir)), ...env,
   }, `http://127.0.0.1:${port}`, '/api/health');
 }
 
@@ -113,20 +136,23 @@ export function asUser(server: ServerProcess, user: string, path: string, init: 
   return fetch(`${server.baseUrl}${path}`, { ...init, headers: { 'x-local-user-id': user, ...(init.headers as Record<string, string> | undefined) } });
 }
 
-/** Reads the service's database directly, as an operator inspecting it would. */
-export function query<T>(dataDir: string, sql: string, ...parameters: unknown[]): T[] {
-  const database = new Database(join(dataDir, 'callscope.db'), { readonly: true });
+/**
+ * Reads the service's database directly, as an operator inspecting it would: the SQLite file in
+ * `dataDir`, or on a PostgreSQL run the database of that site (see {@link siteEnvironment}).
+ */
+export async function query<T>(dataDir: string, statement: SQL): Promise<T[]> {
+  const database = await openDatabase({ DATA_DIR: dataDir, DATABASE_URL: siteDatabases.get(dataDir) }, { applyMigrations: false });
   try {
-    return database.prepare(sql).all(...parameters) as T[];
+    return await database.sql.all<T>(statement);
   } finally {
-    database.close();
+    await database.close();
   }
 }
 
 /** The call's processing events in order, as `[stage, outcome]`. */
-export function stageOutcomes(dataDir: string, callId: string): [string, string][] {
-  return query<{ stage: string; outcome: string }>(dataDir, 'SELECT stage, outcome FROM processing_events WHERE call_id = ? ORDER BY id', callId)
-    .map((event) => [event.stage, event.outcome]);
+export async function stageOutcomes(dataDir: string, callId: string): Promise<[string, string][]> {
+  const events = await query<{ stage: string; outcome: string }>(dataDir, sql`SELECT stage, outcome FROM processing_events WHERE call_id = ${callId} ORDER BY id`);
+  return events.map((event) => [event.stage, event.outcome]);
 }
 
 /** Every file under `DATA_DIR/objects` and `DATA_DIR/tmp`, relative to DATA_DIR, sorted. */
@@ -146,8 +172,9 @@ export function storedFiles(dataDir: string): string[] {
 }
 
 /** The files the database names: calls' original audio and their stored documents. */
-export function filesNamedByRows(dataDir: string): string[] {
-  return query<{ key: string }>(dataDir, `
+export async function filesNamedByRows(dataDir: string): Promise<string[]> {
+  const rows = await query<{ key: string }>(dataDir, sql`
     SELECT audio_object_key AS key FROM calls WHERE audio_object_key IS NOT NULL
-    UNION SELECT object_key AS key FROM call_artifacts`).map((row) => join('objects', row.key)).sort();
+    UNION SELECT object_key AS key FROM call_artifacts`);
+  return rows.map((row) => join('objects', row.key)).sort();
 }

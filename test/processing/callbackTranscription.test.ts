@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { sampleCallScript } from '../faults/scriptedWhisper.js';
 import { waitFor } from '../helpers/processingHarness.js';
 import type { TestApp } from '../helpers/startTestApp.js';
 import { uploadForm } from '../helpers/uploads.js';
-import { asUser, killServer, newDataDir, query, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
+import { asUser, killServer, newDataDir, query, siteEnvironment, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
 import {
   callbackPath, nowSeconds, openAiVerboseJson, sendCallback as sendCallbackTo, startCallbackProvider, whisperCppVerboseJson,
   type CallbackAnswer, type CallbackOptions, type CallbackProvider, type Submission,
@@ -92,8 +93,8 @@ function waitForStatus(service: CallbackService, callId: string, status: string,
 
 /** Waits until the call waits for its callback: its run has let go of it (no lease). */
 function waitUntilWaiting(service: CallbackService, callId: string): Promise<true> {
-  return waitFor(`call ${callId} to wait for its callback`, () => {
-    const [row] = query<{ since: number | null; lease: string | null }>(service.dataDir, 'SELECT awaiting_callback_since AS since, worker_lease AS lease FROM calls WHERE id = ?', callId);
+  return waitFor(`call ${callId} to wait for its callback`, async () => {
+    const [row] = await query<{ since: number | null; lease: string | null }>(service.dataDir, sql`SELECT awaiting_callback_since AS since, worker_lease AS lease FROM calls WHERE id = ${callId}`);
     return (row?.since !== null && row?.since !== undefined && row.lease === null) || undefined;
   }, 30_000);
 }
@@ -107,12 +108,12 @@ async function uploadAndWait(service: CallbackService, idempotencyKey: string): 
   return { callId, submission };
 }
 
-function jobState(service: CallbackService, jobId: string): string | undefined {
-  return query<{ state: string }>(service.dataDir, 'SELECT state FROM transcription_jobs WHERE job_id = ?', jobId)[0]?.state;
+async function jobState(service: CallbackService, jobId: string): Promise<string | undefined> {
+  return (await query<{ state: string }>(service.dataDir, sql`SELECT state FROM transcription_jobs WHERE job_id = ${jobId}`))[0]?.state;
 }
 
-function receiptCount(service: CallbackService): number {
-  return query<{ n: number }>(service.dataDir, 'SELECT COUNT(*) AS n FROM webhook_receipts')[0]!.n;
+async function receiptCount(service: CallbackService): Promise<number> {
+  return (await query<{ n: number }>(service.dataDir, sql`SELECT COUNT(*) AS n FROM webhook_receipts`))[0]!.n;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,9 +152,11 @@ async function signedInAdmin(service: CallbackService): Promise<AdminBrowser> {
 }
 
 /** `callscope reprocess <callId>` as an operator runs it, beside the running service. */
-function reprocess(dataDir: string, callId: string): Promise<{ code: number; output: string }> {
+async function reprocess(dataDir: string, callId: string): Promise<{ code: number; output: string }> {
+  // The site's database too: on a PostgreSQL run it is not in DATA_DIR.
+  const site = await siteEnvironment(dataDir);
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/callscope.ts', 'reprocess', callId], { cwd: projectRoot, env: { ...process.env, DATA_DIR: dataDir } }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/callscope.ts', 'reprocess', callId], { cwd: projectRoot, env: { ...process.env, ...site, DATA_DIR: dataDir } }, (error, stdout, stderr) => {
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr });
     });
   });
@@ -225,7 +228,7 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
       expect(new Set(transcript.segments.map((segment) => segment.speakerId)).size).toBeGreaterThanOrEqual(2);
       const items = (await (await asUser(service.server, 'alice', '/api/actions', { headers: withKey })).json()) as { callRecordId: string }[];
       expect(items.filter((item) => item.callRecordId === callId).length).toBeGreaterThan(0);
-      expect(stageOutcomes(dataDir, callId).filter(([, outcome]) => outcome === 'FAILED')).toEqual([]);
+      expect((await stageOutcomes(dataDir, callId)).filter(([, outcome]) => outcome === 'FAILED')).toEqual([]);
     }
     // One submission per call; nothing left of the waiting in DATA_DIR.
     expect(submissionsOf(service)).toHaveLength(2);
@@ -282,7 +285,7 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     // Three copies at once: the first is taken, the others are replays of it, never a 409 or a 500.
     const answers = await Promise.all([1, 2, 3].map(() => sendCallback(service, transcriptOf(jobId), options)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 202]);
-    expect(receiptCount(service)).toBe(1);
+    expect(await receiptCount(service)).toBe(1);
     expect((await waitForOutcome(service.server, 'alice', callId)).status).toBe('COMPLETED');
   }, 60_000);
 
@@ -322,10 +325,10 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     for (const [what, answer] of cases) expect(await answer, what).toEqual(invalid);
 
     // Nothing written: the job still waits, no receipt, the call still waits.
-    expect(jobState(service, jobId)).toBe('waiting');
-    expect(receiptCount(service)).toBe(0);
+    expect(await jobState(service, jobId)).toBe('waiting');
+    expect(await receiptCount(service)).toBe(0);
     expect(await statusOf(service, callId, { 'x-api-key': apiKey })).toBe('TRANSCRIBING');
-    expect(query<{ n: number }>(dataDir, 'SELECT COUNT(*) AS n FROM calls WHERE id = ? AND awaiting_callback_since IS NOT NULL', callId)[0]!.n).toBe(1);
+    expect((await query<{ n: number }>(dataDir, sql`SELECT COUNT(*) AS n FROM calls WHERE id = ${callId} AND awaiting_callback_since IS NOT NULL`))[0]!.n).toBe(1);
 
     // The genuine callback, 4 minutes old (within the tolerance), is still taken.
     expect(await sendCallback(service, body, { secret, timestamp: nowSeconds() - 240 })).toEqual(accepted);
@@ -354,8 +357,8 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     ];
     for (const [what, body] of cases) expect(await sendCallback(service, body, { secret }), what).toEqual(invalid);
 
-    expect(jobState(service, jobId)).toBe('waiting');
-    expect(receiptCount(service)).toBe(0);
+    expect(await jobState(service, jobId)).toBe('waiting');
+    expect(await receiptCount(service)).toBe(0);
     expect(await statusOf(service, callId)).toBe('TRANSCRIBING');
     expect(await sendCallback(service, transcriptOf(jobId), { secret })).toEqual(accepted);
     expect((await waitForOutcome(service.server, 'alice', callId)).status).toBe('COMPLETED');
@@ -376,9 +379,9 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     expect(await sendCallback(service, transcriptOf(callId), { secret }), 'the call id').toEqual(refused(404, 'transcription_job_not_found'));
     expect(await sendCallback(service, { job_id: `${jobId}x`, error: { message: 'out of memory' } }, { secret }), 'an error for a made-up job').toEqual(refused(404, 'transcription_job_not_found'));
 
-    expect(jobState(service, jobId)).toBe('waiting');
+    expect(await jobState(service, jobId)).toBe('waiting');
     expect(await statusOf(service, callId)).toBe('TRANSCRIBING');
-    expect(receiptCount(service)).toBe(0);
+    expect(await receiptCount(service)).toBe(0);
     expect(await callbackCounts(service)).toEqual({ unknown_job: 3 });
   }, 60_000);
 
@@ -394,7 +397,7 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     // The same message again (a provider's retry): at once, and once the call has completed.
     expect(await sendCallback(service, body, { secret, id: 'msg_first', timestamp })).toEqual({ status: 200, body: { status: 'duplicate' } });
     expect((await waitForOutcome(service.server, 'alice', callId)).status).toBe('COMPLETED');
-    const eventsAfterCompletion = stageOutcomes(dataDir, callId);
+    const eventsAfterCompletion = (await stageOutcomes(dataDir, callId));
     expect(await sendCallback(service, body, { secret, id: 'msg_first', timestamp })).toEqual({ status: 200, body: { status: 'duplicate' } });
 
     // Another message for the same job, a transcript or an error: the job is answered.
@@ -406,8 +409,8 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     await new Promise((settle) => setTimeout(settle, 1500));
     const outcome = await waitForOutcome(service.server, 'alice', callId);
     expect(outcome).toMatchObject({ status: 'COMPLETED', errorReason: null });
-    expect(stageOutcomes(dataDir, callId)).toEqual(eventsAfterCompletion);
-    expect(receiptCount(service)).toBe(1);
+    expect((await stageOutcomes(dataDir, callId))).toEqual(eventsAfterCompletion);
+    expect(await receiptCount(service)).toBe(1);
     expect(submissionsOf(service)).toHaveLength(1);
 
     // callscope_transcription_callbacks_total{outcome}: one line per outcome, each counted.
@@ -474,7 +477,7 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
       await new Promise((settle) => setTimeout(settle, 3000));
       expect(await statusOf(service, callId)).toBe('TRANSCRIBING');
       expect(submissionsOf(service)).toHaveLength(1);
-      expect(jobState(service, jobId)).toBe('waiting');
+      expect(await jobState(service, jobId)).toBe('waiting');
     };
 
     await restart(async (server) => {
@@ -514,7 +517,7 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     const newSecret = await rotate();
     expect(newSecret).not.toBe(oldSecret);
     expect(await sendCallback(service, transcriptOf(jobId), { secret: oldSecret }), 'signed with the old secret').toEqual(refused(401, 'callback_signature_invalid'));
-    expect(jobState(service, jobId)).toBe('waiting');
+    expect(await jobState(service, jobId)).toBe('waiting');
     expect(await sendCallback(service, transcriptOf(jobId), { secret: newSecret }), 'signed with the new secret').toEqual(accepted);
     expect((await waitForOutcome(service.server, 'alice', callId)).status).toBe('COMPLETED');
 

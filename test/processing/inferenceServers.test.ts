@@ -118,7 +118,7 @@ describe('TRANSCRIPTION_PROVIDER=openai (real service, the site\'s transcription
       // The cleaned audio: 30 s of 16 kHz mono 16-bit PCM plus its header.
       expect(request.fileBytes).toBeGreaterThan(30 * 16_000 * 2 * 0.95);
     }
-    expect(stageOutcomes(dataDir, callId).filter(([stage]) => stage === 'transcription')).toEqual([['transcription', 'RETRIED'], ['transcription', 'OK']]);
+    expect((await stageOutcomes(dataDir, callId)).filter(([stage]) => stage === 'transcription')).toEqual([['transcription', 'RETRIED'], ['transcription', 'OK']]);
     // The key is never logged.
     expect(service.output()).not.toContain(apiKey);
   }, 120_000);

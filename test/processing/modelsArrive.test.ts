@@ -91,7 +91,7 @@ describe('a call uploaded before the models are installed (real service)', () =>
     expect(waiting.checks.models.detail.problems).toEqual([expect.stringMatching(/^WHISPER_MODEL \(whisper\.bin\): not installed, calls wait for it/)]);
     await new Promise((resolve) => setTimeout(resolve, 2500)); // a few of the engine's looks at the queue
     expect(await statusOf(server, callId)).toBe('QUEUED');
-    expect(stageOutcomes(dataDir, callId)).toEqual([]);
+    expect((await stageOutcomes(dataDir, callId))).toEqual([]);
 
     // Copied into place by hand: the call starts by itself.
     copyFileSync(sharedModel('whisper-test-stub-tiny.en.bin'), join(modelsDir, 'whisper.bin'));
@@ -99,7 +99,7 @@ describe('a call uploaded before the models are installed (real service)', () =>
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.errorReason).toBeNull();
     expect(outcome.actionItemTitles.length).toBeGreaterThan(0);
-    expect(stageOutcomes(dataDir, callId).filter(([, result]) => result !== 'OK')).toEqual([]);
+    expect((await stageOutcomes(dataDir, callId)).filter(([, result]) => result !== 'OK')).toEqual([]);
 
     const output = server.output();
     expect(output).toContain('calls wait: the speaker segmentation model (segmentation.onnx) and the speech recognition model (whisper.bin) are not installed');
