@@ -72,6 +72,11 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Collect Node process metrics (off in tests that build many apps). Defaults to `true`. */
   processMetrics?: boolean;
+  /**
+   * Whether this process will process calls. An API-only node (`EMBEDDED_WORKER=false`) needs no
+   * model files and talks to no inference server, so its readiness checks neither. Defaults to `true`.
+   */
+  processesCalls?: boolean;
 }
 
 export async function createServices(loadedConfig: Config, options: ServiceOptions = {}): Promise<Services> {
@@ -118,8 +123,8 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
     // A model that arrives lets waiting calls start: wake the engine rather than wait for its next look.
     modelDownloads: new ModelDownloads(config, { manifest: installedModelManifest, onInstalled: () => queueSignal.notify() }),
     readinessChecks: {
-      database: databaseCheck(database), storage: storageCheck(store), diskSpace: diskSpaceCheck(config), models: modelsCheck(config),
-      ...(inferenceServers ? { inferenceServers } : {}),
+      database: databaseCheck(database), storage: storageCheck(store), diskSpace: diskSpaceCheck(config),
+      ...(options.processesCalls === false ? {} : { models: modelsCheck(config), ...(inferenceServers ? { inferenceServers } : {}) }),
     },
     admin,
     storedApiKey,

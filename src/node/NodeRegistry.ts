@@ -55,7 +55,9 @@ export const departedNodeRetentionMs = 24 * 60 * 60_000;
 export class NodeRegistry {
   constructor(private readonly db: SqlDatabase) {}
 
+  /** Records a starting node; rows of nodes gone for a day are removed then (a start is rare, a status read is not). */
   async register(identity: NodeIdentity, now: number): Promise<void> {
+    await this.db.run(sql`DELETE FROM nodes WHERE heartbeat_at < ${now - departedNodeRetentionMs}`);
     await this.db.run(insertInto(nodes, [{
       id: identity.id, host: identity.host, role: identity.role, version: identity.version, pid: identity.pid,
       startedAt: now, heartbeatAt: now, processes: identity.processes ? 1 : 0, callsInFlight: 0,
@@ -72,10 +74,10 @@ export class NodeRegistry {
     await this.db.run(sql`UPDATE nodes SET stopped_at = ${now}, calls_in_flight = 0 WHERE id = ${nodeId}`);
   }
 
-  /** Every node seen in the last day, running ones first, then by host. */
+  /** Every node seen in the last day, running ones first, then by host. A read only. */
   async list(now: number, leaseTimeoutMs: number): Promise<NodeView[]> {
-    await this.db.run(sql`DELETE FROM nodes WHERE heartbeat_at < ${now - departedNodeRetentionMs}`);
-    const rows = await this.db.all<NodeRow>(sql`SELECT ${columnsOf(nodes)} FROM nodes ORDER BY host, started_at`);
+    const rows = await this.db.all<NodeRow>(sql`SELECT ${columnsOf(nodes)} FROM nodes
+      WHERE heartbeat_at >= ${now - departedNodeRetentionMs} ORDER BY host, started_at`);
     const order: Record<NodeState, number> = { running: 0, lost: 1, stopped: 2 };
     return rows.map((row) => viewOf(row, now, leaseTimeoutMs)).sort((a, b) => order[a.state] - order[b.state]);
   }

@@ -26,8 +26,8 @@ import { NodeRegistry, type NodeIdentity, type NodeModel, type NodeRole } from '
  */
 export async function runNode(role: NodeRole): Promise<void> {
   const config = loadConfig();
-  const services = await createServices(config);
   const processes = role === 'worker' || config.EMBEDDED_WORKER;
+  const services = await createServices(config, { processesCalls: processes });
   const identity: NodeIdentity = { id: `${role}-${randomUUID()}`, host: hostname(), role, version: packageVersion, pid: process.pid, processes };
   const app = await buildApp({ services, surface: role === 'serve' ? 'full' : 'health' });
   const log = app.log.child({ node: identity.id });
@@ -37,12 +37,7 @@ export async function runNode(role: NodeRole): Promise<void> {
     armHoldPoints(holdPoints, (holdPoint) => log.warn({ holdPoint }, 'holding at a fault-testing point'));
   }
   if (role === 'serve' && !hasIdentitySource(services.config)) log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
-  if (!processes) {
-    // An API-only node needs no model files and talks to no inference server: its readiness does not wait for them.
-    delete services.readinessChecks.models;
-    delete services.readinessChecks.inferenceServers;
-    log.info('EMBEDDED_WORKER=false: this node serves the API only; `callscope worker` nodes process the calls');
-  }
+  if (!processes) log.info('EMBEDDED_WORKER=false: this node serves the API only; `callscope worker` nodes process the calls');
 
   // Before listening: a second engine on an embedded database is refused before it serves
   // anything, and what a crash left in DATA_DIR is repaired before the first upload arrives.
@@ -71,6 +66,8 @@ export async function runNode(role: NodeRole): Promise<void> {
   };
   const heartbeat = setInterval(() => void beat(), heartbeatIntervalMs(services.config));
   heartbeat.unref();
+  // At once too: the admin page shows the node's models from its first beat, not a beat later.
+  void beat();
 
   let stopping = false;
   const stop = async (signal: string) => {

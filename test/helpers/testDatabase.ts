@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase } from '../../src/infrastructure/database/openDatabase.js';
 import type { DatabaseHandle } from '../../src/infrastructure/database/SqlDatabase.js';
+import { createPostgresDatabaseOn } from './postgres/throwawayCluster.js';
 
 /**
  * Which engine this test run uses: `TEST_DATABASE=postgres npx vitest run` runs the suite on a
@@ -10,17 +9,9 @@ import type { DatabaseHandle } from '../../src/infrastructure/database/SqlDataba
  */
 export const testDatabaseEngine: 'sqlite' | 'postgres' = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 
-let admin: pg.Pool | undefined;
-
 /** A new, empty PostgreSQL database on the run's cluster; its URL. */
-export async function createPostgresDatabase(): Promise<string> {
-  const adminUrl = inject('postgresAdminUrl');
-  admin ??= new pg.Pool({ connectionString: adminUrl, max: 1 });
-  const name = `callscope_${randomBytes(8).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+export function createPostgresDatabase(): Promise<string> {
+  return createPostgresDatabaseOn(inject('postgresAdminUrl'));
 }
 
 /**

@@ -27,7 +27,7 @@ function quoted(name: string): string {
 }
 
 /** The table's quoted name. */
-export function tableOf(table: Table): SQL {
+function tableOf(table: Table): SQL {
   return sql`${sql.identifier(getTableName(table))}`;
 }
 

@@ -55,10 +55,9 @@ export function storageCheck(store: Pick<ObjectStore, 'probeWrite'>): ReadinessC
   };
 }
 
-function withinTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timed out')), timeoutMs); });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+/** Resolves when `work` does within `timeoutMs`; rejects when it fails or takes longer. */
+async function withinTimeout(work: Promise<void>, timeoutMs: number): Promise<void> {
+  if (!(await settledWithin(work.then(() => true), timeoutMs))) throw new Error('timed out');
 }
 
 /** `DATA_DIR` has at least `MIN_FREE_DISK_MB` free. */

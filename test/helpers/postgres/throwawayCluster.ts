@@ -60,16 +60,17 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   };
 }
 
-/** A new, empty database on the cluster; its URL. */
-export async function createPostgresDatabaseOn(cluster: ThrowawayCluster, name = `callscope_${randomBytes(8).toString('hex')}`): Promise<string> {
-  const admin = new pg.Client(cluster.adminUrl);
+/** A new, empty database on the cluster (given as itself or its superuser URL); its URL. */
+export async function createPostgresDatabaseOn(cluster: ThrowawayCluster | string, name = `callscope_${randomBytes(8).toString('hex')}`): Promise<string> {
+  const adminUrl = typeof cluster === 'string' ? cluster : cluster.adminUrl;
+  const admin = new pg.Client(adminUrl);
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(cluster.adminUrl);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
