@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { SqlDatabase } from '../infrastructure/database/SqlDatabase.js';
 import { columnsOf, insertInto } from '../infrastructure/database/sqlFragments.js';
 import { nodes } from '../infrastructure/database/tables.js';
+import { isProcessRunning } from '../infrastructure/processes/processScope.js';
 
 export type NodeRole = (typeof nodes.$inferSelect)['role'];
 
@@ -13,6 +14,8 @@ export interface NodeIdentity {
   role: NodeRole;
   version: string;
   pid: number;
+  /** See {@link currentProcessScope}: which nodes can check this one's pid. */
+  processScope?: string;
   /** Whether it processes calls. */
   processes: boolean;
 }
@@ -44,6 +47,14 @@ export interface NodeView extends NodeIdentity, NodeBeat {
 
 type NodeRow = typeof nodes.$inferSelect;
 
+/** The other nodes of the site as one node sees them. */
+export interface SiteSurvey {
+  /** Nodes known gone: stopped, silent for longer than the lease, or (same process scope) whose process no longer runs. Their ids are their engines' leases. */
+  goneNodeIds: string[];
+  /** Other nodes that may be running now. */
+  othersAlive: number;
+}
+
 /** How long a node that stopped or was lost stays on the list, ms. */
 export const departedNodeRetentionMs = 24 * 60 * 60_000;
 
@@ -60,7 +71,7 @@ export class NodeRegistry {
     await this.db.run(sql`DELETE FROM nodes WHERE heartbeat_at < ${now - departedNodeRetentionMs}`);
     await this.db.run(insertInto(nodes, [{
       id: identity.id, host: identity.host, role: identity.role, version: identity.version, pid: identity.pid,
-      startedAt: now, heartbeatAt: now, processes: identity.processes ? 1 : 0, callsInFlight: 0,
+      processScope: identity.processScope ?? null, startedAt: now, heartbeatAt: now, processes: identity.processes ? 1 : 0, callsInFlight: 0,
     }]));
   }
 
@@ -80,6 +91,21 @@ export class NodeRegistry {
       WHERE heartbeat_at >= ${now - departedNodeRetentionMs} ORDER BY host, started_at`);
     const order: Record<NodeState, number> = { running: 0, lost: 1, stopped: 2 };
     return rows.map((row) => viewOf(row, now, leaseTimeoutMs)).sort((a, b) => order[a.state] - order[b.state]);
+  }
+
+  /**
+   * The other nodes as `self` sees them. A node that shares `self`'s process scope and whose
+   * process is gone (SIGKILL, a crash, the predecessor of a restarted service) is known dead at
+   * once; others only once silent for longer than the lease (a power loss looks like that).
+   */
+  async survey(self: Pick<NodeIdentity, 'id' | 'processScope'>, now: number, leaseTimeoutMs: number): Promise<SiteSurvey> {
+    const rows = await this.db.all<Pick<NodeRow, 'id' | 'pid' | 'processScope' | 'heartbeatAt' | 'stoppedAt'>>(sql`
+      SELECT id, pid, process_scope AS "processScope", heartbeat_at AS "heartbeatAt", stopped_at AS "stoppedAt"
+      FROM nodes WHERE id <> ${self.id} AND heartbeat_at >= ${now - departedNodeRetentionMs}`);
+    const gone = (row: (typeof rows)[number]) => row.stoppedAt !== null || now - row.heartbeatAt > leaseTimeoutMs
+      || (self.processScope !== undefined && row.processScope === self.processScope && !isProcessRunning(row.pid));
+    const goneNodeIds = rows.filter(gone).map((row) => row.id);
+    return { goneNodeIds, othersAlive: rows.length - goneNodeIds.length };
   }
 }
 

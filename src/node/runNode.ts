@@ -10,7 +10,8 @@ import { inspectModels } from '../infrastructure/models/modelInventory.js';
 import { prepareModelsAtStart } from '../infrastructure/models/prepareModelsAtStart.js';
 import { packageVersion } from '../infrastructure/packageRoot.js';
 import { heartbeatIntervalMs } from '../processing/ProcessingEngine.js';
-import { startProcessing } from '../processing/startProcessing.js';
+import { startProcessing, type Processing } from '../processing/startProcessing.js';
+import { currentProcessScope } from '../infrastructure/processes/processScope.js';
 import { NodeRegistry, type NodeIdentity, type NodeModel, type NodeRole } from './NodeRegistry.js';
 
 /**
@@ -28,7 +29,10 @@ export async function runNode(role: NodeRole): Promise<void> {
   const config = loadConfig();
   const processes = role === 'worker' || config.EMBEDDED_WORKER;
   const services = await createServices(config, { processesCalls: processes });
-  const identity: NodeIdentity = { id: `${role}-${randomUUID()}`, host: hostname(), role, version: packageVersion, pid: process.pid, processes };
+  const processScope = currentProcessScope();
+  const identity: NodeIdentity = {
+    id: `${role}-${randomUUID()}`, host: hostname(), role, version: packageVersion, pid: process.pid, processes, ...(processScope ? { processScope } : {}),
+  };
   const app = await buildApp({ services, surface: role === 'serve' ? 'full' : 'health' });
   const log = app.log.child({ node: identity.id });
   const holdPoints = holdPointsOf(config.FAULT_HOLD_AT);
@@ -39,11 +43,28 @@ export async function runNode(role: NodeRole): Promise<void> {
   if (role === 'serve' && !hasIdentitySource(services.config)) log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
   if (!processes) log.info('EMBEDDED_WORKER=false: this node serves the API only; `callscope worker` nodes process the calls');
 
-  // Before listening: a second engine on an embedded database is refused before it serves
-  // anything, and what a crash left in DATA_DIR is repaired before the first upload arrives.
-  const processing = processes ? await startProcessing(services, log.child({ component: 'processing' }), undefined, { lease: identity.id }) : undefined;
+  // Registered before it looks at the others: of two nodes starting at once, each sees the other.
   const registry = new NodeRegistry(services.database.sql);
   await registry.register(identity, services.clock());
+  const leaseTimeoutMs = config.LEASE_TIMEOUT_SECONDS * 1000;
+  const goneLeases = async () => (await registry.survey(identity, services.clock(), leaseTimeoutMs)).goneNodeIds;
+  // Before listening: a second engine on an embedded database is refused before it serves
+  // anything, and what a crash left in DATA_DIR is repaired before the first upload arrives (on
+  // shared storage at once only when no other node is alive, e.g. a restart after a crash).
+  let processing: Processing | undefined;
+  if (processes) {
+    const surveyedAt = services.clock();
+    const { othersAlive } = await registry.survey(identity, surveyedAt, leaseTimeoutMs);
+    try {
+      processing = await startProcessing(services, log.child({ component: 'processing' }), undefined, {
+        lease: identity.id, goneLeases, ...(othersAlive === 0 ? { aloneSince: surveyedAt } : {}),
+      });
+    } catch (error) {
+      // Refused (another engine holds the embedded database's DATA_DIR): not listed as running.
+      await registry.stopped(identity.id, services.clock()).catch(() => undefined);
+      throw error;
+    }
+  }
   await app.listen({ port: role === 'serve' ? config.PORT : config.NODE_PORT, host: config.HOST });
   log.info({ role, database: services.database.location, processes, version: packageVersion }, 'node started');
   if (role === 'serve') await printSetupLink(services, app.server.address());

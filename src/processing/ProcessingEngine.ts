@@ -51,6 +51,12 @@ export interface EngineDependencies {
    * older than LEASE_TIMEOUT_SECONDS are taken over. Defaults to `false`.
    */
   exclusive?: boolean;
+  /**
+   * The leases of nodes known gone before their lease ran out (a crashed neighbour on the same
+   * machine, this node's own predecessor): their calls are taken over at once. Asked at start
+   * and on every heartbeat; defaults to none.
+   */
+  goneLeases?: () => Promise<string[]>;
 }
 
 /** How often a node marks its calls alive (and looks for calls of lost nodes): six beats per lease timeout, ms. */
@@ -124,15 +130,16 @@ export class ProcessingEngine {
 
   /**
    * Calls whose holder is gone go back to the queue (or fail, past MAX_PROCESSING_ATTEMPTS):
-   * every call of another lease at the start of an exclusive engine, else those whose heartbeat
-   * is older than LEASE_TIMEOUT_SECONDS. Their stage events left RUNNING are closed as INTERRUPTED.
+   * every call of another lease at the start of an exclusive engine, else those of nodes known
+   * gone and those whose heartbeat is older than LEASE_TIMEOUT_SECONDS. Their stage events left RUNNING are closed as INTERRUPTED.
    */
   async takeOverAbandoned(everyOtherLease = false): Promise<void> {
     const { services, log } = this.dependencies;
     const now = services.clock();
     try {
+      const goneLeases = everyOtherLease ? [] : await (this.dependencies.goneLeases?.() ?? []);
       const taken = await this.queue.takeOverAbandoned(this.lease, {
-        cutoff: now - services.config.LEASE_TIMEOUT_SECONDS * 1000, everyOtherLease, maxAttempts: services.config.MAX_PROCESSING_ATTEMPTS, now,
+        cutoff: now - services.config.LEASE_TIMEOUT_SECONDS * 1000, everyOtherLease, goneLeases, maxAttempts: services.config.MAX_PROCESSING_ATTEMPTS, now,
       });
       // An exclusive start knows every RUNNING event is a dead run's; otherwise only those of the calls taken over are.
       const interrupted = await this.events.closeInterrupted(now, everyOtherLease ? undefined : [...taken.requeued, ...taken.failed]);

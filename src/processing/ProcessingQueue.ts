@@ -95,18 +95,20 @@ export class ProcessingQueue {
 
   /**
    * Takes over in-flight calls whose holder is gone: those with no heartbeat since `cutoff` (a
-   * node killed or cut off for longer than LEASE_TIMEOUT_SECONDS), or, with `everyOtherLease`,
+   * node killed or cut off for longer than LEASE_TIMEOUT_SECONDS), those held by one of
+   * `goneLeases` (nodes known dead without waiting: see NodeRegistry.survey), or, with `everyOtherLease`,
    * every call another lease holds (at the start of the one engine on an embedded database, which
    * knows every earlier holder is dead). They go back to the queue keeping their place, unless
    * they have been started `maxAttempts` times already (a call that kills its node every time must
    * not take the site down in a loop): those fail. Each call is taken by one statement, so of
    * nodes sweeping at once exactly one takes it.
    */
-  async takeOverAbandoned(lease: string, options: { cutoff: number; everyOtherLease?: boolean; maxAttempts: number; now: number }): Promise<RecoveryOutcome> {
-    const { cutoff, everyOtherLease = false, maxAttempts, now } = options;
+  async takeOverAbandoned(lease: string, options: { cutoff: number; everyOtherLease?: boolean; goneLeases?: readonly string[]; maxAttempts: number; now: number }): Promise<RecoveryOutcome> {
+    const { cutoff, everyOtherLease = false, goneLeases = [], maxAttempts, now } = options;
+    const ofGoneHolder = goneLeases.length > 0 ? sql` OR worker_lease IN ${this.db.inList(goneLeases)}` : sql``;
     const abandoned = everyOtherLease
       ? sql`(worker_lease IS NULL OR worker_lease <> ${lease})`
-      : sql`(worker_lease IS NULL OR coalesce(heartbeat_at, last_progress_at, updated_at) < ${cutoff})`;
+      : sql`(worker_lease IS NULL OR coalesce(heartbeat_at, last_progress_at, updated_at) < ${cutoff}${ofGoneHolder})`;
     const candidates = sql`${inFlight} AND ${abandoned} AND deleting_since IS NULL AND awaiting_callback_since IS NULL`;
     const failed = await this.db.all<{ id: string }>(sql`UPDATE calls SET status = 'FAILED', worker_lease = NULL, stage = NULL, updated_at = ${now},
         error_reason = 'Processing was interrupted ' || processing_attempts || ' times (the service stopped while working on this call); it was not tried again'

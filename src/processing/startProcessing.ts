@@ -20,6 +20,14 @@ export interface Processing {
 export interface ProcessingOptions {
   /** The lease the engine puts on its calls: the node's id. Defaults to a fresh one. */
   lease?: string;
+  /**
+   * On shared storage (PostgreSQL): the moment this node found no other live node of the site
+   * (ms since the epoch), so that what was left half-written before it is a dead process's and
+   * is repaired now rather than after an hour. Unset: other nodes may be at work.
+   */
+  aloneSince?: number;
+  /** The leases of nodes known gone (see EngineDependencies.goneLeases). */
+  goneLeases?: () => Promise<string[]>;
 }
 
 /**
@@ -30,17 +38,18 @@ export interface ProcessingOptions {
  * On the embedded database one engine processes a DATA_DIR: it takes the DATA_DIR lock (throwing
  * {@link ProcessingLockHeld} when another live process holds it) and so may take over every call
  * left in flight at once. On PostgreSQL any number of engines (nodes) share the queue and the
- * storage: no lock, and a call is taken over only when its holder's heartbeat is older than
- * LEASE_TIMEOUT_SECONDS.
+ * storage: no lock, and a call is taken over when its holder is known gone (`goneLeases`) or its
+ * heartbeat is older than LEASE_TIMEOUT_SECONDS.
  */
 export async function startProcessing(services: Services, log: FastifyBaseLogger, pipeline?: CallPipeline, options: ProcessingOptions = {}): Promise<Processing> {
   const exclusive = services.database.dialect === 'sqlite';
   const lock = exclusive ? new ProcessingLock(services.config.DATA_DIR) : undefined;
   lock?.acquire();
   // Before the engine takes a call: recovery removes work folders and temp files, which a run
-  // under way would be using (exclusive: none can be; shared: only old ones of finished calls).
+  // under way would be using (alone: none can be; shared: only old ones of finished calls).
   try {
-    await recoverStorage(services, log, { exclusive });
+    await recoverStorage(services, log, exclusive ? { alone: true }
+      : options.aloneSince !== undefined ? { alone: true, leftoverBefore: options.aloneSince } : { alone: false });
   } catch (error) {
     lock?.release();
     throw error;
@@ -53,6 +62,7 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
   const engine = new ProcessingEngine({
     services, pool, pipeline: pipeline ?? createServicePipeline(services, log, whisperServer), log, exclusive,
     ...(options.lease ? { lease: options.lease } : {}),
+    ...(options.goneLeases ? { goneLeases: options.goneLeases } : {}),
     // The production pipeline's models: calls wait while one is missing. A pipeline given by the caller loads what it loads.
     ...(pipeline ? {} : { missingModels: () => missingModels(services.config, { settleMs: modelSettleMs }) }),
   });

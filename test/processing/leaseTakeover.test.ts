@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { CallRepository } from '../../src/domain/calls/CallRepository.js';
 import { UserRepository } from '../../src/domain/users/UserRepository.js';
 import type { DatabaseHandle } from '../../src/infrastructure/database/SqlDatabase.js';
+import { currentProcessScope } from '../../src/infrastructure/processes/processScope.js';
 import { NodeRegistry } from '../../src/node/NodeRegistry.js';
 import { ProcessingQueue } from '../../src/processing/ProcessingQueue.js';
 import { openTestDatabase } from '../helpers/testDatabase.js';
@@ -13,7 +15,7 @@ import { openTestDatabase } from '../helpers/testDatabase.js';
 /*
  * The queue as several nodes share it (on SQLite, and on PostgreSQL in a TEST_DATABASE=postgres
  * run): claims never overlap, a heartbeat keeps a call, a silent holder loses it after the lease
- * timeout, and the old holder's writes are fenced off afterwards.
+ * timeout (at once when it is known gone), and the old holder's writes are fenced off afterwards.
  */
 
 const leaseMs = 60_000;
@@ -117,4 +119,44 @@ test('the node list: running, lost after the lease timeout, stopped; departed no
   const later = await registry.list(111_000, leaseMs);
   expect(later.map((node) => [node.id, node.state, node.callsInFlight])).toEqual([['a', 'lost', 0], ['b', 'lost', 0], ['c', 'stopped', 0]]);
   expect(await registry.list(50_000 + 24 * 60 * 60_000 + 1, leaseMs)).toEqual([]);
+});
+
+test('a node knows a neighbour of its own process scope gone as soon as its process is; others only by their heartbeat', async () => {
+  const registry = new NodeRegistry(database.sql);
+  const scope = currentProcessScope();
+  expect(scope).toMatch(/^[0-9a-f-]+\/pid:\[\d+\]$/);
+  // A child that has exited (and was reaped): its pid runs no more.
+  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  const node = (id: string, pid: number, processScope?: string) => ({
+    id, host: 'host', role: 'worker' as const, version: '0.1.0', pid, processes: true, ...(processScope ? { processScope } : {}),
+  });
+  await registry.register(node('self', process.pid, scope), 1_000);
+  await registry.register(node('crashed-here', dead, scope), 1_000);
+  await registry.register(node('running-here', process.pid, scope), 1_000);
+  await registry.register(node('other-machine', dead, 'another-boot/pid:[1]'), 1_000);
+  await registry.register(node('no-scope', dead), 1_000);
+  await registry.register(node('stopped', process.pid, scope), 1_000);
+  await registry.stopped('stopped', 2_000);
+
+  const now = await registry.survey({ id: 'self', ...(scope ? { processScope: scope } : {}) }, 30_000, leaseMs);
+  expect(now.goneNodeIds.sort()).toEqual(['crashed-here', 'stopped']);
+  expect(now.othersAlive).toBe(3);
+  // Past the lease, silence is enough.
+  const later = await registry.survey({ id: 'self', ...(scope ? { processScope: scope } : {}) }, 61_001, leaseMs);
+  expect(later.goneNodeIds.sort()).toEqual(['crashed-here', 'no-scope', 'other-machine', 'running-here', 'stopped']);
+  expect(later.othersAlive).toBe(0);
+});
+
+test('the calls of a node known gone are taken over at once, within the attempts; a live holder keeps its call', async () => {
+  const [ofGone, ofLive] = await queueCalls(2);
+  const queue = new ProcessingQueue(database.sql);
+  expect((await queue.claimNext('node-gone', 10_000))?.call.id).toBe(ofGone);
+  expect((await queue.claimNext('node-live', 10_000))?.call.id).toBe(ofLive);
+
+  // Two seconds later, long before the lease runs out.
+  const taken = await queue.takeOverAbandoned('node-new', { cutoff: 12_000 - leaseMs, goneLeases: ['node-gone'], maxAttempts: 3, now: 12_000 });
+  expect(taken).toEqual({ requeued: [ofGone], failed: [] });
+  expect(await calls.findOwned(userId, ofGone!)).toMatchObject({ status: 'QUEUED', workerLease: null, processingAttempts: 1 });
+  expect(await calls.findOwned(userId, ofLive!)).toMatchObject({ status: 'TRANSCRIBING', workerLease: 'node-live' });
+  expect(await queue.complete(ofGone!, 'node-gone', 30, 13_000)).toBe(false);
 });

@@ -16,11 +16,19 @@ export const sharedLeftoverAgeMs = 60 * 60_000;
 
 export interface StorageRecoveryOptions {
   /**
-   * This node is alone on DATA_DIR (the embedded database, whose lock it holds, and no other
-   * node): everything unfinished is a dead process's. Otherwise other nodes share the storage,
-   * and only what is old enough (and not of a call in flight) is removed.
+   * No other node can have a run in flight: this node holds the embedded database's lock, or it
+   * found no other live node of the site when it started. Everything unfinished before
+   * `leftoverBefore` is then a dead process's, calls in flight included. Otherwise other nodes
+   * share the storage, and only what is old enough (and not of a call in flight) is removed.
    */
-  exclusive: boolean;
+  alone: boolean;
+  /**
+   * Files last changed (and deletions claimed) before this moment, ms since the epoch, may be
+   * leftovers. Defaults: everything when alone; otherwise {@link sharedLeftoverAgeMs} before now.
+   * A node alone on shared storage passes the moment it found itself alone: a node that started
+   * after that writes only newer files.
+   */
+  leftoverBefore?: number;
   now?: number;
 }
 
@@ -34,13 +42,13 @@ export interface StorageRecoveryOptions {
  */
 export async function recoverStorage(services: Pick<Services, 'store' | 'calls' | 'database'>, log: FastifyBaseLogger, options: StorageRecoveryOptions): Promise<void> {
   const { store, calls, database } = services;
-  const { exclusive, now = Date.now() } = options;
-  const oldEnough = async (key: string) => exclusive || now - ((await stat(store.pathOf(key)).catch(() => undefined))?.mtimeMs ?? now) >= sharedLeftoverAgeMs;
-  const clearedTemp = await store.clearTemp(exclusive ? {} : { olderThanMs: sharedLeftoverAgeMs, now });
+  const { alone, now = Date.now() } = options;
+  const leftoverBefore = options.leftoverBefore ?? (alone ? Number.MAX_SAFE_INTEGER : now - sharedLeftoverAgeMs);
+  const oldEnough = async (key: string) => ((await stat(store.pathOf(key)).catch(() => undefined))?.mtimeMs ?? 0) < leftoverBefore;
+  const clearedTemp = await store.clearTemp({ changedBefore: leftoverBefore });
 
-  // A deletion another node is doing now is not interrupted: only old claims are finished here.
-  const deletionCutoff = exclusive ? Number.MAX_SAFE_INTEGER : now - sharedLeftoverAgeMs;
-  const interrupted = (await calls.interruptedDeletions()).filter((call) => call.deletingSince < deletionCutoff);
+  // A deletion another node is doing now is not interrupted: only claims older than that are finished here.
+  const interrupted = (await calls.interruptedDeletions()).filter((call) => call.deletingSince < leftoverBefore);
   for (const { id } of interrupted) {
     await store.remove(callObjectKeys.prefix(id));
     await calls.removeRow(id);
@@ -64,7 +72,7 @@ export async function recoverStorage(services: Pick<Services, 'store' | 'calls' 
         orphans += 1;
         continue;
       }
-      if (!exclusive && unfinished.has(folder)) continue;
+      if (!alone && unfinished.has(folder)) continue;
       // Inside a live call's folder: what a killed run left (its `work/` folder, documents
       // written just before the crash whose rows were never committed).
       for (const entry of await readdir(store.pathOf(prefix)).catch(() => [] as string[])) {

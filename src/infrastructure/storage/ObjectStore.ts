@@ -65,17 +65,17 @@ export class ObjectStore {
 
   /**
    * Deletes leftovers of writes that never finished (e.g. uploads cut by a crash). With
-   * `olderThanMs`, only those last changed that long ago: on shared storage another node may be
-   * writing its own temp files right now.
+   * `changedBefore` (ms since the epoch), only those last changed before it: on shared storage
+   * another node may be writing its own temp files right now.
    */
-  async clearTemp(options: { olderThanMs?: number; now?: number } = {}): Promise<number> {
-    const { olderThanMs, now = Date.now() } = options;
+  async clearTemp(options: { changedBefore?: number } = {}): Promise<number> {
+    const { changedBefore } = options;
     let removed = 0;
     for (const entry of await readdir(this.tmpDir).catch(() => [] as string[])) {
       const path = join(this.tmpDir, entry);
-      if (olderThanMs !== undefined) {
+      if (changedBefore !== undefined) {
         const changed = await stat(path).then((stats) => stats.mtimeMs, () => undefined);
-        if (changed === undefined || now - changed < olderThanMs) continue;
+        if (changed === undefined || changed >= changedBefore) continue;
       }
       await rm(path, { recursive: true, force: true });
       removed += 1;

@@ -93,7 +93,7 @@ describe('recoverStorage', () => {
       },
     }));
 
-    await recoverStorage(services, log, { exclusive: true });
+    await recoverStorage(services, log, { alone: true });
 
     await expectRecovered(debris, services);
     expect(logLines).toContainEqual(expect.objectContaining({ msg: 'storage recovered', finishedDeletions: 1, orphanFolders: 1, strayEntries: 2 }));
@@ -116,8 +116,27 @@ describe('recoverStorage', () => {
     }
   });
 
+  test('shared storage: a node alone since a moment repairs what was left before it and keeps what is newer; with other nodes alive, only what is an hour old', async () => {
+    const debris = await leaveCrashDebris();
+    const crashedAt = Date.now() - 60_000;
+    await ageCrashDebris(debris, crashedAt);
+    // Written after the survey by a node that started since: an upload under way.
+    const aloneSince = Date.now() - 1_000;
+    const newcomersUpload = `${randomUUID()}.upload`;
+    writeFileSync(join(dataDir, 'tmp', newcomersUpload), 'an upload under way');
+
+    await recoverStorage(services, pino({ level: 'silent' }), { alone: false });
+    expect(tempFiles(dataDir)).toHaveLength(2);
+    expect(callFolders(dataDir).sort()).toEqual([debris.healthy, debris.halfDeleted, debris.orphan].sort());
+
+    await recoverStorage(services, pino({ level: 'silent' }), { alone: true, leftoverBefore: aloneSince });
+    expect(tempFiles(dataDir)).toEqual([newcomersUpload]);
+    rmSync(join(dataDir, 'tmp', newcomersUpload));
+    await expectRecovered(debris, services);
+  });
+
   test('does nothing on a fresh DATA_DIR', async () => {
-    await expect(recoverStorage(services, pino({ level: 'silent' }), { exclusive: true })).resolves.toBeUndefined();
+    await expect(recoverStorage(services, pino({ level: 'silent' }), { alone: true })).resolves.toBeUndefined();
     expect(tempFiles(dataDir)).toEqual([]);
     expect(callFolders(dataDir)).toEqual([]);
   });

@@ -16,6 +16,7 @@ import { createPostgresDatabase, testDatabaseEngine } from '../../helpers/testDa
  */
 const committedPostgresMigrations: Record<string, string> = {
   '0000_initial.sql': 'f9dd6e3909ba286978feb76a36b4594d29f6015af4f8cf11ef71cb360738764c',
+  '0001_node_process_scope.sql': '7ae72a83a3f2c83d3bfd72a84f23adb0ce0d62dcf347091b8957fb7b1ee3c583',
 };
 
 const committedMigrations: Record<string, string> = {
@@ -25,6 +26,7 @@ const committedMigrations: Record<string, string> = {
   '0003_admin.sql': 'e5e56b7c93552a204d200f92b31b635a79a8453f4402a8dac379183369e87209',
   '0004_transcription_callbacks.sql': '0bc109ffc7d7072a34a93c950d848a863655752f621615f053f856f5f64c0858',
   '0005_nodes.sql': 'cca5d0adb6cd83cef8b454b59b5e557f67724338ee412acd0b12e5b94d9875f0',
+  '0006_node_process_scope.sql': '7b2fdbdea43bef6ba96fadf17016e909101ffb91ad10dcf7868190358f8e9322',
 };
 
 const engines = [

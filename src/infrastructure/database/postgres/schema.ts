@@ -185,6 +185,7 @@ export const nodes = pgTable('nodes', {
   role: text('role', { enum: ['serve', 'worker'] }).notNull(),
   version: text('version').notNull(),
   pid: integer('pid').notNull(),
+  processScope: text('process_scope'),
   startedAt: milliseconds('started_at').notNull(),
   heartbeatAt: milliseconds('heartbeat_at').notNull(),
   stoppedAt: milliseconds('stopped_at'),

@@ -240,6 +240,12 @@ export const nodes = sqliteTable('nodes', {
   role: text('role', { enum: ['serve', 'worker'] }).notNull(),
   version: text('version').notNull(),
   pid: integer('pid').notNull(),
+  /**
+   * Which processes `pid` can be checked against: the machine's boot id and the node's pid
+   * namespace (Linux). A node with the same scope can ask the kernel whether this pid still
+   * runs, and so knows a crashed neighbour (or predecessor) dead without waiting for its lease.
+   */
+  processScope: text('process_scope'),
   startedAt: integer('started_at').notNull(),
   heartbeatAt: integer('heartbeat_at').notNull(),
   /** Set by a node that stopped cleanly. */

@@ -1,0 +1,1 @@
+ALTER TABLE `nodes` ADD `process_scope` text;

@@ -1,0 +1,1 @@
+ALTER TABLE "nodes" ADD COLUMN "process_scope" text;
