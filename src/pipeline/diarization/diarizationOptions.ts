@@ -16,18 +16,31 @@ export interface DiarizationOptions {
   maxGapSeconds?: number;
   /** Turns shorter than this are dropped, seconds. Defaults to `0.25`. */
   minTurnSeconds?: number;
+  /** Window linking's voice step: weight of the BIC penalty for telling two voices apart (higher: fewer speakers). Defaults to `1.3`. */
+  voicePenaltyWeight?: number;
+  /** Window linking's voice step: a speaker needs this much speech on their own for their voice to be compared, seconds. Defaults to `1.5`. */
+  minVoiceSeconds?: number;
+  /** Window linking's voice step: speakers who talk at the same time for longer than this are never joined, seconds. Defaults to `1`. */
+  maxSharedSeconds?: number;
   /**
    * The number of speakers when known (`--speakers N`): embedding clustering cuts its dendrogram at
-   * N clusters; window linking folds the speakers beyond N into the N with most speech. Defaults to unknown.
+   * N clusters; window linking joins voices (and then folds speakers) until N remain. Defaults to unknown.
    */
   speakerCount?: number;
+  /** At least this many speakers (a hint): window linking stops joining voices there. Defaults to none. */
+  minSpeakers?: number;
+  /** At most this many speakers (a hint): window linking joins the most alike voices until no more remain. Defaults to none. */
+  maxSpeakers?: number;
 }
 
-export const defaultDiarizationOptions: Required<Omit<DiarizationOptions, 'speakerCount'>> = {
+export const defaultDiarizationOptions: Required<Omit<DiarizationOptions, 'speakerCount' | 'minSpeakers' | 'maxSpeakers'>> = {
   stepSeconds: 2.5,
   batchSize: 8,
   minLinkAgreement: 0.3,
   minNewSpeakerSeconds: 0.5,
+  voicePenaltyWeight: 1.3,
+  minVoiceSeconds: 1.5,
+  maxSharedSeconds: 1,
   clusteringThreshold: 0.7045654963945799,
   minEmbeddingSeconds: 0.5,
   maxGapSeconds: 0.25,

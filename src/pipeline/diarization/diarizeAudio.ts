@@ -16,14 +16,6 @@ export interface DiarizeAudioOptions extends DiarizationOptions {
   segmentationModel: string;
   /** The speaker-embedding model as configured (`EMBEDDING_MODEL`); when the file is missing, speakers are linked across windows instead. */
   embeddingModel?: string;
-  /**
-   * Without an embedding model, the most speakers reported when no `speakerCount` is given:
-   * window linking cannot recognise a speaker who was silent for longer than two windows
-   * overlap (7.5 s) and would report them again under a new id, so extra ids are folded.
-   * Phone calls are two-party; install an embedding model to tell more speakers apart.
-   * Defaults to `2`.
-   */
-  maxSpeakersWithoutEmbeddings?: number;
 }
 
 /**
@@ -42,7 +34,7 @@ const PROGRESS_INTERVAL_MS = 2000;
  * ({@link diarizationFailures}), and readiness reports it until the file changes.
  */
 export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioOptions, context: StageContext): Promise<Diarization> {
-  const { segmentationModel, embeddingModel, maxSpeakersWithoutEmbeddings = 2, ...diarizationOptions } = options;
+  const { segmentationModel, embeddingModel, ...diarizationOptions } = options;
   const segmentationModelPath = resolveModelPath(segmentationModel);
   if (!existsSync(segmentationModelPath)) {
     throw new StageFailure('model_missing', `The speaker segmentation model ${basename(segmentationModel)} is not installed; set SEGMENTATION_MODEL to the pyannote segmentation-3.0 ONNX file`);
@@ -68,10 +60,7 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
       channelActiveFractions: cleaned.levels.channelActiveFractions,
       segmentationModelPath,
       embeddingModelPath,
-      options: {
-        ...diarizationOptions,
-        ...(diarizationOptions.speakerCount === undefined && embeddingModelPath === undefined ? { speakerCount: maxSpeakersWithoutEmbeddings } : {}),
-      },
+      options: diarizationOptions,
     }), (diarized) => diarized.method !== 'channel'); // a stereo call diarized by channel loads neither model
     context.signal.throwIfAborted();
     context.reportProgress(1);

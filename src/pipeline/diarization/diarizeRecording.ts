@@ -8,6 +8,8 @@ import { clusterSpeakersByEmbeddings } from './speakers/clusterSpeakersByEmbeddi
 import { diarizeByChannel } from './speakers/diarizeByChannel.js';
 import { foldExtraSpeakers } from './speakers/foldExtraSpeakers.js';
 import { linkSpeakersAcrossWindows } from './speakers/linkSpeakersAcrossWindows.js';
+import { mergeSpeakersByVoice } from './speakers/mergeSpeakersByVoice.js';
+import { collectVoiceStatistics, soloStretches } from './speakers/voiceStatistics.js';
 import type { SpeakerRun } from './speakers/TurnBuilder.js';
 
 // Runs on a worker thread (the `diarize` task of infrastructure/workers/workerTasks.ts).
@@ -27,7 +29,7 @@ export interface DiarizeRecordingInput {
 }
 
 /** The pipeline's stages, reported to the hook as each ends. */
-export type DiarizationStage = 'channels' | 'segmentation' | 'embeddings' | 'speakers';
+export type DiarizationStage = 'channels' | 'segmentation' | 'embeddings' | 'voices' | 'speakers';
 
 /** Told after each stage, with a short plain-data detail (counts, shares): for timing and logs. */
 export type DiarizationHook = (stage: DiarizationStage, detail: Record<string, number | string | boolean>) => void;
@@ -88,7 +90,12 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
       minLinkAgreement: options.minLinkAgreement,
       minNewSpeakerSeconds: options.minNewSpeakerSeconds,
     });
-    if (options.speakerCount !== undefined) runs = mergeTouchingRuns(foldExtraSpeakers(runs, options.speakerCount), options.maxGapSeconds);
+    const linked = new Set(runs.map((run) => run.speaker)).size;
+    runs = mergeTouchingRuns(await joinVoices(input.monoPath, runs, options), options.maxGapSeconds);
+    hook('voices', { linked, joined: new Set(runs.map((run) => run.speaker)).size });
+    // A count the voices could not reach (speakers with too little solo speech to compare): fold the rest.
+    const mostSpeakers = options.speakerCount ?? options.maxSpeakers;
+    if (mostSpeakers !== undefined) runs = mergeTouchingRuns(foldExtraSpeakers(runs, mostSpeakers), options.maxGapSeconds);
   }
   const result = embedding
     ? diarization(runs, 'embedding-clustering', 'pyannote-onnx', `${segmentation.fileName} + ${embedding.fileName}`)
@@ -99,6 +106,35 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
 
 async function* monoBlocks(path: string): AsyncGenerator<Float32Array> {
   for await (const block of readWavBlocks(path)) yield block.channels[0]!;
+}
+
+/** Stretches shorter than this after trimming say little about a voice, seconds. */
+const MIN_SOLO_STRETCH_SECONDS = 0.3;
+/** Trimmed from both ends of a solo stretch: turn edges are uncertain to a frame or two, seconds. */
+const SOLO_STRETCH_MARGIN_SECONDS = 0.1;
+/** Added to each cepstral variance: about 1 % of a voiced dimension's. */
+const CEPSTRAL_VARIANCE_FLOOR = 0.01;
+
+/**
+ * The voice step of window linking: each turn's voice statistics from a second pass over the
+ * audio (solo stretches only), then speakers joined and turns re-assigned by voice.
+ */
+async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof defaultDiarizationOptions & DiarizationOptions): Promise<SpeakerRun[]> {
+  if (new Set(runs.map((run) => run.speaker)).size < 2) return runs;
+  const stretches = soloStretches(runs, SOLO_STRETCH_MARGIN_SECONDS, MIN_SOLO_STRETCH_SECONDS);
+  const blocks = (async function* () {
+    for await (const block of readWavBlocks(monoPath)) yield { startSample: block.startSample, samples: block.channels[0]! };
+  })();
+  const statistics = await collectVoiceStatistics(blocks, stretches, segmentationGeometry.sampleRate);
+  return mergeSpeakersByVoice(runs, statistics, {
+    penaltyWeight: options.voicePenaltyWeight,
+    minVoiceSeconds: options.minVoiceSeconds,
+    maxSharedSeconds: options.maxSharedSeconds,
+    varianceFloor: CEPSTRAL_VARIANCE_FLOOR,
+    ...(options.speakerCount !== undefined ? { speakerCount: options.speakerCount } : {}),
+    ...(options.minSpeakers !== undefined ? { minSpeakers: options.minSpeakers } : {}),
+    ...(options.maxSpeakers !== undefined ? { maxSpeakers: options.maxSpeakers } : {}),
+  });
 }
 
 /**

@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../../../src/infrastructure/workers/WorkerPool.js';
 import { cleanAudio, type CleanedAudio } from '../../../src/pipeline/cleanup/cleanAudio.js';
@@ -13,7 +15,7 @@ import { createTestStageContext } from '../testStageContext.js';
 import { segmentationModelPath, sharedAudio, writeStereoCall } from './stereoCall.js';
 import { writeToyEmbeddingModel } from './toyEmbeddingModel.js';
 
-// Needs the real pyannote segmentation-3.0 ONNX model and recordings from ../shared, and ffmpeg.
+// Needs the real pyannote segmentation-3.0 ONNX model and recordings from ../shared, ffmpeg, and sox.
 
 let folder: string;
 beforeAll(async () => { folder = await mkdtemp(join(tmpdir(), 'diarize-audio-')); });
@@ -37,6 +39,25 @@ describe('diarizeAudio with the real segmentation model', () => {
     expect(diarization.turns[0]!.speaker).toBe('SPEAKER_00');
     expect(diarization.turns.every((turn, index, turns) => index === 0 || turn.startSeconds >= turns[index - 1]!.startSeconds)).toBe(true);
     expect(context.progress.at(-1)).toBe(1);
+  });
+
+  it('without an embedding model, speakers who come back after a long silence keep their number (no cap: the voices decide)', async () => {
+    // The call three times over: 6.7 s of silence opens each loop, longer than the windows overlap,
+    // so window linking alone starts new speakers each time; the voice step joins them again.
+    const looped = join(folder, 'sample-x3.wav');
+    await promisify(execFile)('sox', [...Array.from({ length: 3 }, () => sharedAudio('pyannote-sample/sample.wav')), looped]);
+    const diarization = await diarizeAudio(await clean(looped), models, createTestStageContext());
+    const reference = parseRttm(await readFile(sharedAudio('pyannote-sample/sample.rttm'), 'utf8'));
+    const loopedReference = [0, 30, 60].flatMap((offset) => reference.map((turn) => ({ ...turn, startSeconds: turn.startSeconds + offset, endSeconds: turn.endSeconds + offset })));
+
+    expect(diarization.speakerCount).toBe(2);
+    expect(scoreDiarization(loopedReference, diarization.turns).diarizationErrorRate).toBeLessThanOrEqual(0.1);
+  });
+
+  it('obeys a maxSpeakers hint and a speakerCount hint', async () => {
+    const cleaned = await clean(sharedAudio('pyannote-sample/sample.wav'));
+    expect((await diarizeAudio(cleaned, { ...models, maxSpeakers: 1 }, createTestStageContext())).speakerCount).toBe(1);
+    expect((await diarizeAudio(cleaned, { ...models, speakerCount: 1 }, createTestStageContext())).speakerCount).toBe(1);
   });
 
   it('finds exactly one speaker in a one-speaker recording (jfk.wav)', async () => {

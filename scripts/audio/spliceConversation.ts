@@ -1,0 +1,80 @@
+/**
+ * Quick back-and-forth conversations spliced from real voices: recordings of single speakers cut
+ * into pieces of 1–2 s (leading and trailing silence trimmed by sox) and laid end to end, the
+ * speakers taking turns with short gaps. Where each piece lands is exact ground truth for who
+ * speaks when. Needs Debian's `sox`.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { SpeakerTurn } from '../../src/pipeline/speechTypes.js';
+import { audioSeconds } from './makeConversation.js';
+
+const run = promisify(execFile);
+
+export interface SplicedVoice {
+  /** The speaker's label in the ground truth. */
+  label: string;
+  /** 16 kHz mono recordings of this speaker alone. */
+  recordings: string[];
+}
+
+export interface SpliceOptions {
+  outputPath: string;
+  voices: readonly SplicedVoice[];
+  /** Piece lengths used in turn, seconds. Defaults to 1.2–2.2 s. */
+  pieceSeconds?: readonly number[];
+  /** Gaps between turns used in turn, seconds. Defaults to 0.15–0.5 s. */
+  gapSeconds?: readonly number[];
+}
+
+/** Splices the voices' pieces in turn (A, B, A, B, …; a voice out of pieces drops out) into `outputPath`; returns the turns. */
+export async function spliceConversation(options: SpliceOptions): Promise<{ path: string; turns: SpeakerTurn[] }> {
+  const lengths = options.pieceSeconds ?? [1.6, 1.2, 2.2, 1.4, 1.9];
+  const gaps = options.gapSeconds ?? [0.2, 0.35, 0.15, 0.5];
+  const work = await mkdtemp(join(tmpdir(), 'callscope-splice-'));
+  try {
+    const queues: string[][] = [];
+    for (const [voiceIndex, voice] of options.voices.entries()) {
+      const pieces: string[] = [];
+      for (const recording of voice.recordings) {
+        const total = await audioSeconds(recording);
+        for (let start = 0, index = 0; start < total - 0.5; index++) {
+          const length = Math.min(lengths[(pieces.length + voiceIndex) % lengths.length]!, total - start);
+          const piece = join(work, `voice${voiceIndex}-${pieces.length}.wav`);
+          // Trim silence at both ends (sox `silence` on the reversed piece trims the end).
+          await run('sox', [recording, '-r', '16000', '-c', '1', '-b', '16', piece, 'trim', String(start), String(length),
+            'silence', '1', '0.02', '1%', 'reverse', 'silence', '1', '0.02', '1%', 'reverse']);
+          if ((await audioSeconds(piece)) > 0.2) pieces.push(piece);
+          start += length;
+        }
+      }
+      queues.push(pieces);
+    }
+    const parts: string[] = [];
+    const turns: SpeakerTurn[] = [];
+    let cursor = 0;
+    for (let turn = 0; queues.some((queue) => queue.length > 0); turn++) {
+      const voice = turn % queues.length;
+      const piece = queues[voice]!.shift();
+      if (!piece) continue;
+      const seconds = await audioSeconds(piece);
+      turns.push({ speaker: options.voices[voice]!.label, startSeconds: round(cursor), endSeconds: round(cursor + seconds) });
+      const gap = gaps[turns.length % gaps.length]!;
+      const silence = join(work, `gap-${turns.length}.wav`);
+      await run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', String(gap)]);
+      parts.push(piece, silence);
+      cursor += seconds + gap;
+    }
+    await run('sox', [...parts, options.outputPath]);
+    return { path: options.outputPath, turns };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

@@ -1,0 +1,258 @@
+import { computeFbank } from '../models/computeFbank.js';
+
+/**
+ * Voice statistics without a trained model: each speaker's cepstra (MFCC-like: the DCT of
+ * 40 log-mel energies, c1…c19, every 10 ms) modelled as one full-covariance Gaussian, and two
+ * speakers compared by the Bayesian information criterion (Chen & Gopalakrishnan, 1998): is the
+ * speech of both better explained by one Gaussian or by two, once the second model's extra
+ * parameters are paid for? It needs no training data and no threshold on a distance scale,
+ * only the penalty weight, and it grows more certain with more speech: the basis on which the
+ * embedding-free path decides how many speakers a call has.
+ */
+
+/** Log-mel bands the cepstra are taken from (fewer than the embedding models' 80: a smoother envelope). */
+const MEL_BANDS = 40;
+/** Cepstral coefficients kept: c1…c19 (c0, the loudness, says more about the line than the voice). */
+export const CEPSTRAL_DIMENSIONS = 19;
+
+/** `CEPSTRAL_DIMENSIONS × MEL_BANDS` DCT-II basis, orthonormal, rows c1…c19. */
+const dctBasis = (() => {
+  const basis = new Float64Array(CEPSTRAL_DIMENSIONS * MEL_BANDS);
+  for (let coefficient = 0; coefficient < CEPSTRAL_DIMENSIONS; coefficient++) {
+    for (let band = 0; band < MEL_BANDS; band++) {
+      basis[coefficient * MEL_BANDS + band] = Math.sqrt(2 / MEL_BANDS) * Math.cos((Math.PI * (coefficient + 1) * (band + 0.5)) / MEL_BANDS);
+    }
+  }
+  return basis;
+})();
+
+/**
+ * Cepstra of a stretch of 16 kHz mono audio.
+ * @param samples shape: (samples), -1..1
+ * @returns shape: (frames, CEPSTRAL_DIMENSIONS), one frame per 10 ms
+ */
+export function cepstra(samples: Float32Array): { frames: number; features: Float64Array } {
+  const { frames, features: logMel } = computeFbank(samples.map((sample) => sample * 32768), { melBins: MEL_BANDS });
+  const features = new Float64Array(frames * CEPSTRAL_DIMENSIONS);
+  for (let frame = 0; frame < frames; frame++) {
+    for (let coefficient = 0; coefficient < CEPSTRAL_DIMENSIONS; coefficient++) {
+      let value = 0;
+      for (let band = 0; band < MEL_BANDS; band++) value += dctBasis[coefficient * MEL_BANDS + band]! * logMel[frame * MEL_BANDS + band]!;
+      features[frame * CEPSTRAL_DIMENSIONS + coefficient] = value;
+    }
+  }
+  return { frames, features };
+}
+
+/** Sufficient statistics of one Gaussian over frames of `CEPSTRAL_DIMENSIONS`: count, sums, sums of products. */
+export class VoiceStatistics {
+  frames = 0;
+  readonly sum = new Float64Array(CEPSTRAL_DIMENSIONS);
+  /** shape: (d, d), upper and lower triangle both kept */
+  readonly products = new Float64Array(CEPSTRAL_DIMENSIONS * CEPSTRAL_DIMENSIONS);
+
+  /** @param features shape: (frames, CEPSTRAL_DIMENSIONS) */
+  add(features: Float64Array, frames: number): void {
+    const d = CEPSTRAL_DIMENSIONS;
+    for (let frame = 0; frame < frames; frame++) {
+      const offset = frame * d;
+      for (let row = 0; row < d; row++) {
+        const value = features[offset + row]!;
+        this.sum[row]! += value;
+        for (let column = row; column < d; column++) this.products[row * d + column]! += value * features[offset + column]!;
+      }
+    }
+    for (let row = 0; row < d; row++) for (let column = 0; column < row; column++) this.products[row * d + column] = this.products[column * d + row]!;
+    this.frames += frames;
+  }
+
+  static combined(a: VoiceStatistics, b: VoiceStatistics): VoiceStatistics {
+    const both = new VoiceStatistics();
+    both.frames = a.frames + b.frames;
+    for (let index = 0; index < both.sum.length; index++) both.sum[index] = a.sum[index]! + b.sum[index]!;
+    for (let index = 0; index < both.products.length; index++) both.products[index] = a.products[index]! + b.products[index]!;
+    return both;
+  }
+
+  /**
+   * Mean log-likelihood per frame of the frames behind `frames` under this Gaussian (its
+   * covariance floored as in {@link logDeterminant}), nats: how well this voice explains them.
+   */
+  meanLogLikelihood(frames: VoiceStatistics, floor: number): number {
+    const d = CEPSTRAL_DIMENSIONS;
+    const { mean, covariance } = this.covariance(floor);
+    const lower = cholesky(covariance, d);
+    if (!lower) return Number.NEGATIVE_INFINITY;
+    // Σ (x−μ)(x−μ)ᵀ over the other frames, from their sums: P − μ sᵀ − s μᵀ + m μ μᵀ.
+    const m = frames.frames;
+    const scatter = new Float64Array(d * d);
+    for (let row = 0; row < d; row++) {
+      for (let column = 0; column < d; column++) {
+        scatter[row * d + column] = frames.products[row * d + column]! - mean[row]! * frames.sum[column]! - frames.sum[row]! * mean[column]! + m * mean[row]! * mean[column]!;
+      }
+    }
+    // tr(Σ⁻¹ S) = Σ over the columns c of S of cᵀ Σ⁻¹ c, by forward substitution with Σ = L Lᵀ.
+    let trace = 0;
+    const solved = new Float64Array(d);
+    for (let column = 0; column < d; column++) {
+      for (let row = 0; row < d; row++) {
+        let value = scatter[row * d + column]!;
+        for (let k = 0; k < row; k++) value -= lower[row * d + k]! * solved[k]!;
+        solved[row] = value / lower[row * d + row]!;
+      }
+      for (let row = 0; row < d; row++) trace += solved[row]! * solved[row]!;
+    }
+    let logDeterminant = 0;
+    for (let row = 0; row < d; row++) logDeterminant += 2 * Math.log(lower[row * d + row]!);
+    return -0.5 * (d * Math.log(2 * Math.PI) + logDeterminant) - (0.5 * trace) / m;
+  }
+
+  /** Seconds of speech behind the statistics (10 ms frames). */
+  get seconds(): number {
+    return this.frames / 100;
+  }
+
+  /**
+   * log |Σ| of the maximum-likelihood covariance, with `floor` added to its diagonal (a few
+   * seconds of speech can leave a direction almost unvoiced: the floor keeps that from
+   * reading as infinitely certain).
+   */
+  logDeterminant(floor: number): number {
+    return choleskyLogDeterminant(this.covariance(floor).covariance, CEPSTRAL_DIMENSIONS);
+  }
+
+  /** The maximum-likelihood mean and covariance, `floor` added to the covariance's diagonal. */
+  private covariance(floor: number): { mean: Float64Array; covariance: Float64Array } {
+    const d = CEPSTRAL_DIMENSIONS;
+    const n = this.frames;
+    const mean = this.sum.map((value) => value / n);
+    const covariance = new Float64Array(d * d);
+    for (let row = 0; row < d; row++) {
+      for (let column = 0; column < d; column++) {
+        covariance[row * d + column] = this.products[row * d + column]! / n - mean[row]! * mean[column]! + (row === column ? floor : 0);
+      }
+    }
+    return { mean, covariance };
+  }
+}
+
+/**
+ * ΔBIC of keeping `a` and `b` apart rather than one speaker: positive when two Gaussians explain
+ * their frames better than one even after the penalty for the second model's parameters
+ * (`penaltyWeight` × ½ · (d + d(d+1)/2) · log n). Consecutive 10 ms frames are far from
+ * independent, so the weight is larger than the textbook 1.
+ */
+export function separationEvidence(a: VoiceStatistics, b: VoiceStatistics, penaltyWeight: number, floor: number): number {
+  const both = VoiceStatistics.combined(a, b);
+  const d = CEPSTRAL_DIMENSIONS;
+  const gain = 0.5 * (both.frames * both.logDeterminant(floor) - a.frames * a.logDeterminant(floor) - b.frames * b.logDeterminant(floor));
+  const penalty = penaltyWeight * 0.5 * (d + (d * (d + 1)) / 2) * Math.log(both.frames);
+  return gain - penalty;
+}
+
+/** log |A| of a symmetric positive-definite matrix (−∞ when it is not). @param matrix shape: (d, d) */
+function choleskyLogDeterminant(matrix: Float64Array, d: number): number {
+  const lower = cholesky(matrix, d);
+  if (!lower) return Number.NEGATIVE_INFINITY;
+  let logDeterminant = 0;
+  for (let row = 0; row < d; row++) logDeterminant += 2 * Math.log(lower[row * d + row]!);
+  return logDeterminant;
+}
+
+/** L with A = L Lᵀ, of a symmetric positive-definite matrix; undefined when it is not. @param matrix shape: (d, d) */
+function cholesky(matrix: Float64Array, d: number): Float64Array | undefined {
+  const lower = new Float64Array(d * d);
+  for (let row = 0; row < d; row++) {
+    for (let column = 0; column <= row; column++) {
+      let value = matrix[row * d + column]!;
+      for (let k = 0; k < column; k++) value -= lower[row * d + k]! * lower[column * d + k]!;
+      if (row === column) {
+        if (value <= 0) return undefined;
+        lower[row * d + row] = Math.sqrt(value);
+      } else {
+        lower[row * d + column] = value / lower[column * d + column]!;
+      }
+    }
+  }
+  return lower;
+}
+
+/** A stretch where one speaker talks alone, seconds. */
+export interface SoloStretch {
+  /** Index of the run (turn) it lies in. */
+  run: number;
+  startSeconds: number;
+  endSeconds: number;
+}
+
+/**
+ * The stretches where exactly one speaker talks, each trimmed by `marginSeconds` at both ends
+ * (turn edges are uncertain to a frame or two, and a neighbour's voice there would blur both
+ * speakers), keeping those still at least `minSeconds` long.
+ * @param runs any order; a speaker's runs do not overlap one another (their own overlap is not solo speech)
+ */
+export function soloStretches(runs: readonly { speaker: number; startSeconds: number; endSeconds: number }[], marginSeconds: number, minSeconds: number): SoloStretch[] {
+  const edges = runs.flatMap((run, index) => [{ at: run.startSeconds, run: index, delta: 1 }, { at: run.endSeconds, run: index, delta: -1 }])
+    .sort((a, b) => a.at - b.at || a.delta - b.delta);
+  const active = new Set<number>();
+  const stretches: SoloStretch[] = [];
+  let soloSince: { run: number; at: number } | undefined;
+  for (const edge of edges) {
+    if (soloSince) {
+      const start = soloSince.at + marginSeconds;
+      const end = edge.at - marginSeconds;
+      if (end - start >= minSeconds) stretches.push({ run: soloSince.run, startSeconds: start, endSeconds: end });
+      soloSince = undefined;
+    }
+    if (edge.delta > 0) active.add(edge.run);
+    else active.delete(edge.run);
+    if (active.size === 1) soloSince = { run: active.values().next().value!, at: edge.at };
+  }
+  return stretches;
+}
+
+/**
+ * Each run's voice statistics over its solo stretches, in one streaming pass over the audio:
+ * memory holds one stretch's samples at a time.
+ * @param blocks the recording's 16 kHz mono samples in order, -1..1 (reused buffers are fine)
+ * @param stretches sorted by start, not overlapping
+ */
+export async function collectVoiceStatistics(blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>, stretches: readonly SoloStretch[], sampleRate = 16000): Promise<Map<number, VoiceStatistics>> {
+  const statistics = new Map<number, VoiceStatistics>();
+  let next = 0;
+  let pending: { stretch: SoloStretch; samples: Float32Array; filled: number; firstSample: number } | undefined;
+  const finish = () => {
+    if (!pending) return;
+    const { frames, features } = cepstra(pending.samples.subarray(0, pending.filled));
+    if (frames > 0) {
+      let ofRun = statistics.get(pending.stretch.run);
+      if (!ofRun) statistics.set(pending.stretch.run, ofRun = new VoiceStatistics());
+      ofRun.add(features, frames);
+    }
+    pending = undefined;
+  };
+  for await (const block of blocks) {
+    const blockEnd = block.startSample + block.samples.length;
+    while (true) {
+      if (!pending) {
+        const stretch = stretches[next];
+        if (!stretch) break;
+        const firstSample = Math.round(stretch.startSeconds * sampleRate);
+        if (firstSample >= blockEnd) break;
+        const length = Math.max(0, Math.round(stretch.endSeconds * sampleRate) - firstSample);
+        pending = { stretch, samples: new Float32Array(length), filled: 0, firstSample };
+        next += 1;
+      }
+      const from = Math.max(block.startSample, pending.firstSample + pending.filled);
+      const to = Math.min(blockEnd, pending.firstSample + pending.samples.length);
+      if (to > from) {
+        pending.samples.set(block.samples.subarray(from - block.startSample, to - block.startSample), pending.filled);
+        pending.filled += to - from;
+      }
+      if (pending.firstSample + pending.samples.length <= blockEnd) finish();
+      else break;
+    }
+  }
+  finish();
+  return statistics;
+}
