@@ -10,16 +10,20 @@ import { runLocally } from '../runLocally.js';
 /** Exit codes: 0 diarized, 1 the recording or the box could not be processed, 64 usage, 130 interrupted. */
 export const diarizeCommand: CliCommand = {
   name: 'diarize',
-  usage: 'diarize <audio> [--speakers N]',
+  usage: 'diarize <audio> [--speakers N | --min-speakers N --max-speakers N]',
   summary: 'Print who spoke when in a recording as RTTM (models from SEGMENTATION_MODEL and EMBEDDING_MODEL)',
   async run(args) {
-    const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { speakers: { type: 'string' } }, strict: true });
+    const { positionals, values } = parseArgs({
+      args, allowPositionals: true, strict: true,
+      options: { speakers: { type: 'string' }, 'min-speakers': { type: 'string' }, 'max-speakers': { type: 'string' } },
+    });
     const [audioPath, ...extra] = positionals;
     if (!audioPath || extra.length > 0) throw new UsageError('Give exactly one audio file.');
-    const speakerCount = values.speakers === undefined ? undefined : Number(values.speakers);
-    if (speakerCount !== undefined && !(Number.isInteger(speakerCount) && speakerCount >= 1)) {
-      throw new UsageError(`--speakers takes a whole number of at least 1, not "${values.speakers}".`);
-    }
+    const speakerCount = wholeNumber('--speakers', values.speakers);
+    const minSpeakers = wholeNumber('--min-speakers', values['min-speakers']);
+    const maxSpeakers = wholeNumber('--max-speakers', values['max-speakers']);
+    if (speakerCount !== undefined && (minSpeakers !== undefined || maxSpeakers !== undefined)) throw new UsageError('Give either --speakers or --min-speakers/--max-speakers, not both.');
+    if (minSpeakers !== undefined && maxSpeakers !== undefined && minSpeakers > maxSpeakers) throw new UsageError('--min-speakers is more than --max-speakers.');
     const config = loadConfig();
     return runLocally('diarize', async (run, workDir) => {
       const cleaned = await cleanAudio({ sourcePath: audioPath, outputDir: workDir, maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS }, run.contextFor('cleanup'));
@@ -27,9 +31,19 @@ export const diarizeCommand: CliCommand = {
         segmentationModel: config.SEGMENTATION_MODEL,
         embeddingModel: config.EMBEDDING_MODEL,
         ...(speakerCount !== undefined ? { speakerCount } : {}),
+        ...(minSpeakers !== undefined ? { minSpeakers } : {}),
+        ...(maxSpeakers !== undefined ? { maxSpeakers } : {}),
       }, run.contextFor('diarization'));
       if (diarization.turns.length > 0) console.log(formatRttm(diarization.turns, basename(audioPath, extname(audioPath))));
       console.error(`${diarization.speakerCount} speaker(s), ${diarization.turns.length} turn(s), by ${diarization.method} (${diarization.model}).`);
     });
   },
 };
+
+/** A count option's value: a whole number of at least 1, or undefined when not given. */
+function wholeNumber(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!(Number.isInteger(count) && count >= 1)) throw new UsageError(`${option} takes a whole number of at least 1, not "${value}".`);
+  return count;
+}

@@ -27,9 +27,15 @@ export interface DiarizationOptions {
    * N clusters; window linking joins voices (and then folds speakers) until N remain. Defaults to unknown.
    */
   speakerCount?: number;
-  /** At least this many speakers (a hint): window linking stops joining voices there. Defaults to none. */
+  /**
+   * At least this many speakers (a hint): embedding clustering cuts its dendrogram at this many
+   * when its threshold gives fewer; window linking stops joining voices there. Defaults to none.
+   */
   minSpeakers?: number;
-  /** At most this many speakers (a hint): window linking joins the most alike voices until no more remain. Defaults to none. */
+  /**
+   * At most this many speakers (a hint): embedding clustering cuts its dendrogram at this many
+   * when its threshold gives more; window linking joins the most alike voices until no more remain. Defaults to none.
+   */
   maxSpeakers?: number;
 }
 

@@ -83,6 +83,8 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
       clusteringThreshold: options.clusteringThreshold,
       minEmbeddingSeconds: options.minEmbeddingSeconds,
       speakerCount: options.speakerCount,
+      minSpeakers: options.minSpeakers,
+      maxSpeakers: options.maxSpeakers,
     }, (embeddings) => hook('embeddings', { embeddings }));
   } else {
     runs = await linkSpeakersAcrossWindows(windows, totalSamples, {

@@ -31,8 +31,16 @@ describe('callscope diarize', () => {
     expect(reported.join('\n')).toMatch(/2 speaker\(s\).*window-linking/);
   });
 
+  it('takes --min-speakers and --max-speakers as hints', async () => {
+    expect(await diarizeCommand.run([sharedAudio('pyannote-sample/sample.wav'), '--max-speakers', '1'])).toBe(0);
+    expect(reported.join('\n')).toMatch(/1 speaker\(s\)/);
+  });
+
   it('refuses a bad speaker count and a missing file argument as usage errors', async () => {
     await expect(diarizeCommand.run([sharedAudio('jfk/jfk.wav'), '--speakers', '0'])).rejects.toBeInstanceOf(UsageError);
+    await expect(diarizeCommand.run([sharedAudio('jfk/jfk.wav'), '--max-speakers', 'two'])).rejects.toBeInstanceOf(UsageError);
+    await expect(diarizeCommand.run([sharedAudio('jfk/jfk.wav'), '--min-speakers', '3', '--max-speakers', '2'])).rejects.toBeInstanceOf(UsageError);
+    await expect(diarizeCommand.run([sharedAudio('jfk/jfk.wav'), '--speakers', '2', '--max-speakers', '2'])).rejects.toBeInstanceOf(UsageError);
     await expect(diarizeCommand.run([])).rejects.toBeInstanceOf(UsageError);
   });
 

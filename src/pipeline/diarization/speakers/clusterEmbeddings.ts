@@ -3,6 +3,9 @@ export interface ClusterEmbeddingsOptions {
   threshold: number;
   /** When set, the dendrogram is cut where it gives this many large clusters (or as close as it gets), whatever the threshold. */
   speakerCount?: number;
+  /** Hints: when the threshold's cut gives fewer (more) large clusters than this, it is cut where it gives this many instead. */
+  minSpeakers?: number;
+  maxSpeakers?: number;
   /** Clusters smaller than this are folded into the nearest large one. Defaults to `12` (pyannote), lowered to 10 % of the embeddings for short calls. */
   minClusterSize?: number;
   /** Most items one agglomeration holds (its distance matrix is items² × 4 bytes). Defaults to `2000` (16 MB). */
@@ -55,9 +58,9 @@ export function clusterEmbeddings(embeddings: readonly Float32Array[], options: 
   }
 
   const merges = agglomerate(items);
-  let itemLabels = options.speakerCount === undefined
-    ? labelsAfter(merges, items.length, mergesBelow(merges, options.threshold))
-    : cutAtLargeClusterCount(merges, items, options.speakerCount, minClusterSize, options.threshold);
+  let itemLabels = options.speakerCount !== undefined
+    ? cutAtLargeClusterCount(merges, items, options.speakerCount, minClusterSize, options.threshold)
+    : cutWithinSpeakerRange(merges, items, options, minClusterSize);
   itemLabels = foldSmallClusters(items, itemLabels, minClusterSize);
   const labels = renumberByFirstAppearance(itemOf.map((item) => itemLabels[item]!));
   return { labels, centroids: groupCentroids(itemOf.map((item) => items[item]!), labels).map((group) => group.vector) };
@@ -157,7 +160,27 @@ function mergesBelow(merges: readonly Merge[], threshold: number): number {
  */
 function cutAtLargeClusterCount(merges: readonly Merge[], items: readonly WeightedVector[], target: number, minClusterSize: number, threshold: number): number[] {
   const byThreshold = mergesBelow(merges, threshold);
-  // Large clusters after each number of merges, replayed with union sizes.
+  const largeAfter = largeClustersAfterEachMerge(merges, items, minClusterSize);
+  let best = byThreshold;
+  largeAfter.forEach((clusters, cut) => {
+    const gap = Math.abs(clusters - target);
+    const bestGap = Math.abs(largeAfter[best]! - target);
+    if (gap < bestGap || (gap === bestGap && Math.abs(cut - byThreshold) < Math.abs(best - byThreshold))) best = cut;
+  });
+  return labelsAfter(merges, items.length, best);
+}
+
+/** The threshold's cut, unless its large clusters fall outside [minSpeakers, maxSpeakers]: then the cut nearest the range's bound. */
+function cutWithinSpeakerRange(merges: readonly Merge[], items: readonly WeightedVector[], options: ClusterEmbeddingsOptions, minClusterSize: number): number[] {
+  const byThreshold = mergesBelow(merges, options.threshold);
+  if (options.minSpeakers === undefined && options.maxSpeakers === undefined) return labelsAfter(merges, items.length, byThreshold);
+  const found = largeClustersAfterEachMerge(merges, items, minClusterSize)[byThreshold]!;
+  const target = Math.min(Math.max(found, options.minSpeakers ?? 0), options.maxSpeakers ?? Number.POSITIVE_INFINITY);
+  return target === found ? labelsAfter(merges, items.length, byThreshold) : cutAtLargeClusterCount(merges, items, target, minClusterSize, options.threshold);
+}
+
+/** Large clusters after each number of merges (index 0: none yet), replayed with union sizes. */
+function largeClustersAfterEachMerge(merges: readonly Merge[], items: readonly WeightedVector[], minClusterSize: number): number[] {
   const sizes = items.map((item) => item.weight);
   let large = sizes.filter((size) => size >= minClusterSize).length;
   const largeAfter = [large];
@@ -168,13 +191,7 @@ function cutAtLargeClusterCount(merges: readonly Merge[], items: readonly Weight
     large += Number(sizes[into]! >= minClusterSize) - before;
     largeAfter.push(large);
   }
-  let best = byThreshold;
-  largeAfter.forEach((clusters, cut) => {
-    const gap = Math.abs(clusters - target);
-    const bestGap = Math.abs(largeAfter[best]! - target);
-    if (gap < bestGap || (gap === bestGap && Math.abs(cut - byThreshold) < Math.abs(best - byThreshold))) best = cut;
-  });
-  return labelsAfter(merges, items.length, best);
+  return largeAfter;
 }
 
 function labelsAfter(merges: readonly Merge[], count: number, mergeCount: number): number[] {

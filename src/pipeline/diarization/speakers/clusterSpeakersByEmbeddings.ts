@@ -12,6 +12,8 @@ export interface EmbeddingClusteringOptions {
   clusteringThreshold: number;
   minEmbeddingSeconds: number;
   speakerCount?: number;
+  minSpeakers?: number;
+  maxSpeakers?: number;
   maxGapSeconds: number;
   minTurnSeconds: number;
 }
@@ -75,6 +77,8 @@ export async function clusterSpeakersByEmbeddings(
   const { centroids } = clusterEmbeddings(training.map((embedding) => embedding.vector), {
     threshold: options.clusteringThreshold,
     speakerCount: options.speakerCount,
+    minSpeakers: options.minSpeakers,
+    maxSpeakers: options.maxSpeakers,
   });
 
   // shape: (windows, LOCAL_SPEAKERS); -1 = no embedding, left unmapped

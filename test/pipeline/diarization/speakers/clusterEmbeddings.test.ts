@@ -28,6 +28,15 @@ describe('clusterEmbeddings (centroid linkage over unit-length embeddings)', () 
     expect(new Set(clusterEmbeddings(embeddings, { threshold: 1.6, speakerCount: 3 }).labels).size).toBe(3);
   });
 
+  it('obeys minSpeakers and maxSpeakers only where the threshold falls outside them', () => {
+    const embeddings = samples(threeVoices, 10, 0.3);
+    const speakers = (options: { threshold: number; minSpeakers?: number; maxSpeakers?: number }) => new Set(clusterEmbeddings(embeddings, options).labels).size;
+    expect(speakers({ threshold: 0.7, maxSpeakers: 2 })).toBe(2);
+    expect(speakers({ threshold: 1.6, minSpeakers: 2 })).toBe(2);
+    expect(speakers({ threshold: 0.7, minSpeakers: 2, maxSpeakers: 4 })).toBe(3);
+    expect(speakers({ threshold: 1.6, maxSpeakers: 4 })).toBe(1);
+  });
+
   it('folds clusters smaller than the minimum size into the most similar large one', () => {
     // 20 of voice 0, 20 of voice 1, one stray near voice 1.
     const embeddings = [...samples(threeVoices.slice(0, 2), 20, 0.2), Float32Array.from([0.3, 1, 0.6, 0])];
