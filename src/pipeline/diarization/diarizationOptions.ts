@@ -18,6 +18,8 @@ export interface DiarizationOptions {
   minTurnSeconds?: number;
   /** Window linking's voice step: weight of the BIC penalty for telling two voices apart (higher: fewer speakers). Defaults to `1.3`. */
   voicePenaltyWeight?: number;
+  /** Window linking's voice step: what changing voice inside a stretch of solo speech costs in re-segmentation, nats (`Infinity`: no re-segmentation). Defaults to `30`. */
+  voiceSwitchPenalty?: number;
   /** Window linking's voice step: a speaker needs this much speech on their own for their voice to be compared, seconds. Defaults to `1.5`. */
   minVoiceSeconds?: number;
   /** Window linking's voice step: speakers who talk at the same time for longer than this are never joined, seconds. Defaults to `1`. */
@@ -45,6 +47,7 @@ export const defaultDiarizationOptions: Required<Omit<DiarizationOptions, 'speak
   minLinkAgreement: 0.3,
   minNewSpeakerSeconds: 0.5,
   voicePenaltyWeight: 1.3,
+  voiceSwitchPenalty: 30,
   minVoiceSeconds: 1.5,
   maxSharedSeconds: 1,
   clusteringThreshold: 0.7045654963945799,

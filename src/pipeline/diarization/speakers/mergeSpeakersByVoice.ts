@@ -1,5 +1,5 @@
 import type { SpeakerRun } from './TurnBuilder.js';
-import { separationEvidence, VoiceStatistics } from './voiceStatistics.js';
+import { separationEvidence, VoiceModel, VoiceStatistics } from './voiceStatistics.js';
 
 export interface VoiceMergeOptions {
   /** Weight of the BIC penalty for a second speaker model (see {@link separationEvidence}). */
@@ -109,7 +109,7 @@ function joinAlikeSpeakers(runs: readonly SpeakerRun[], speakerOf: number[], run
       const own = statistics.get(speaker);
       if (judged.includes(speaker) || !own || clusters.length + unjudged <= minSpeakers) continue;
       const candidates = clusters.filter((cluster) => !cluster.members.some((member) => (shared.get(pairKey(member, speaker)) ?? 0) > options.maxSharedSeconds));
-      const fits = candidates.map((cluster) => ({ cluster, fit: cluster.statistics.meanLogLikelihood(own, options.varianceFloor) }));
+      const fits = candidates.map((cluster) => ({ cluster, fit: VoiceModel.of(cluster.statistics, options.varianceFloor)?.meanLogLikelihood(own) ?? Number.NEGATIVE_INFINITY }));
       const best = fits.sort((a, b) => b.fit - a.fit)[0];
       if (best) {
         best.cluster.members.push(speaker);

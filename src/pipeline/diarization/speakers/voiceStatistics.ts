@@ -74,16 +74,58 @@ export class VoiceStatistics {
     return both;
   }
 
+  /** Seconds of speech behind the statistics (10 ms frames). */
+  get seconds(): number {
+    return this.frames / 100;
+  }
+
   /**
-   * Mean log-likelihood per frame of the frames behind `frames` under this Gaussian (its
-   * covariance floored as in {@link logDeterminant}), nats: how well this voice explains them.
+   * log |Σ| of the maximum-likelihood covariance, with `floor` added to its diagonal (a few
+   * seconds of speech can leave a direction almost unvoiced: the floor keeps that from
+   * reading as infinitely certain).
    */
-  meanLogLikelihood(frames: VoiceStatistics, floor: number): number {
+  logDeterminant(floor: number): number {
+    return choleskyLogDeterminant(this.covariance(floor).covariance, CEPSTRAL_DIMENSIONS);
+  }
+
+  /** The maximum-likelihood mean and covariance, `floor` added to the covariance's diagonal. */
+  covariance(floor: number): { mean: Float64Array; covariance: Float64Array } {
     const d = CEPSTRAL_DIMENSIONS;
-    const { mean, covariance } = this.covariance(floor);
+    const n = this.frames;
+    const mean = this.sum.map((value) => value / n);
+    const covariance = new Float64Array(d * d);
+    for (let row = 0; row < d; row++) {
+      for (let column = 0; column < d; column++) {
+        covariance[row * d + column] = this.products[row * d + column]! / n - mean[row]! * mean[column]! + (row === column ? floor : 0);
+      }
+    }
+    return { mean, covariance };
+  }
+}
+
+/** A voice's Gaussian ready to score frames: its mean, and its floored covariance's Cholesky factor and log-determinant. */
+export class VoiceModel {
+  /** Reused by every {@link logLikelihood} call: hundreds of thousands of frames are scored per hour of audio. */
+  private readonly scratch = new Float64Array(CEPSTRAL_DIMENSIONS);
+
+  private constructor(private readonly mean: Float64Array, private readonly lower: Float64Array, private readonly constant: number) {}
+
+  /** Undefined when the statistics do not give a positive-definite covariance. */
+  static of(statistics: VoiceStatistics, floor: number): VoiceModel | undefined {
+    const d = CEPSTRAL_DIMENSIONS;
+    const { mean, covariance } = statistics.covariance(floor);
     const lower = cholesky(covariance, d);
-    if (!lower) return Number.NEGATIVE_INFINITY;
-    // Σ (x−μ)(x−μ)ᵀ over the other frames, from their sums: P − μ sᵀ − s μᵀ + m μ μᵀ.
+    if (!lower) return undefined;
+    let logDeterminant = 0;
+    for (let row = 0; row < d; row++) logDeterminant += 2 * Math.log(lower[row * d + row]!);
+    return new VoiceModel(mean, lower, -0.5 * (d * Math.log(2 * Math.PI) + logDeterminant));
+  }
+
+  /** Mean log-likelihood per frame of the frames behind `frames`, from their sums alone, nats: how well this voice explains them. */
+  meanLogLikelihood(frames: VoiceStatistics): number {
+    const d = CEPSTRAL_DIMENSIONS;
+    const { mean, lower } = this;
+    // Σ (x−μ)(x−μ)ᵀ over the frames, from their sums: P − μ sᵀ − s μᵀ + m μ μᵀ.
     const m = frames.frames;
     const scatter = new Float64Array(d * d);
     for (let row = 0; row < d; row++) {
@@ -102,37 +144,21 @@ export class VoiceStatistics {
       }
       for (let row = 0; row < d; row++) trace += solved[row]! * solved[row]!;
     }
-    let logDeterminant = 0;
-    for (let row = 0; row < d; row++) logDeterminant += 2 * Math.log(lower[row * d + row]!);
-    return -0.5 * (d * Math.log(2 * Math.PI) + logDeterminant) - (0.5 * trace) / m;
+    return this.constant - (0.5 * trace) / m;
   }
 
-  /** Seconds of speech behind the statistics (10 ms frames). */
-  get seconds(): number {
-    return this.frames / 100;
-  }
-
-  /**
-   * log |Σ| of the maximum-likelihood covariance, with `floor` added to its diagonal (a few
-   * seconds of speech can leave a direction almost unvoiced: the floor keeps that from
-   * reading as infinitely certain).
-   */
-  logDeterminant(floor: number): number {
-    return choleskyLogDeterminant(this.covariance(floor).covariance, CEPSTRAL_DIMENSIONS);
-  }
-
-  /** The maximum-likelihood mean and covariance, `floor` added to the covariance's diagonal. */
-  private covariance(floor: number): { mean: Float64Array; covariance: Float64Array } {
+  /** Log-likelihood of one frame, nats. @param features shape: (frames, CEPSTRAL_DIMENSIONS) */
+  logLikelihood(features: Float64Array, frame: number): number {
     const d = CEPSTRAL_DIMENSIONS;
-    const n = this.frames;
-    const mean = this.sum.map((value) => value / n);
-    const covariance = new Float64Array(d * d);
+    const solved = this.scratch;
+    let squared = 0;
     for (let row = 0; row < d; row++) {
-      for (let column = 0; column < d; column++) {
-        covariance[row * d + column] = this.products[row * d + column]! / n - mean[row]! * mean[column]! + (row === column ? floor : 0);
-      }
+      let value = features[frame * d + row]! - this.mean[row]!;
+      for (let k = 0; k < row; k++) value -= this.lower[row * d + k]! * solved[k]!;
+      solved[row] = value / this.lower[row * d + row]!;
+      squared += solved[row]! * solved[row]!;
     }
-    return { mean, covariance };
+    return this.constant - 0.5 * squared;
   }
 }
 
@@ -212,23 +238,38 @@ export function soloStretches(runs: readonly { speaker: number; startSeconds: nu
 }
 
 /**
- * Each run's voice statistics over its solo stretches, in one streaming pass over the audio:
- * memory holds one stretch's samples at a time.
+ * Each run's voice statistics over its solo stretches, in one streaming pass over the audio.
  * @param blocks the recording's 16 kHz mono samples in order, -1..1 (reused buffers are fine)
  * @param stretches sorted by start, not overlapping
  */
 export async function collectVoiceStatistics(blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>, stretches: readonly SoloStretch[], sampleRate = 16000): Promise<Map<number, VoiceStatistics>> {
   const statistics = new Map<number, VoiceStatistics>();
+  await forEachStretchCepstra(blocks, stretches, (stretch, features, frames) => {
+    let ofRun = statistics.get(stretch.run);
+    if (!ofRun) statistics.set(stretch.run, ofRun = new VoiceStatistics());
+    ofRun.add(features, frames);
+  }, sampleRate);
+  return statistics;
+}
+
+/**
+ * Calls `use` with the cepstra of each stretch, in one streaming pass over the audio: memory
+ * holds one stretch's samples at a time.
+ * @param blocks the recording's 16 kHz mono samples in order, -1..1 (reused buffers are fine)
+ * @param stretches sorted by start, not overlapping
+ */
+export async function forEachStretchCepstra<Stretch extends { startSeconds: number; endSeconds: number }>(
+  blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>,
+  stretches: readonly Stretch[],
+  use: (stretch: Stretch, features: Float64Array, frames: number) => void,
+  sampleRate = 16000,
+): Promise<void> {
   let next = 0;
-  let pending: { stretch: SoloStretch; samples: Float32Array; filled: number; firstSample: number } | undefined;
+  let pending: { stretch: Stretch; samples: Float32Array; filled: number; firstSample: number } | undefined;
   const finish = () => {
     if (!pending) return;
     const { frames, features } = cepstra(pending.samples.subarray(0, pending.filled));
-    if (frames > 0) {
-      let ofRun = statistics.get(pending.stretch.run);
-      if (!ofRun) statistics.set(pending.stretch.run, ofRun = new VoiceStatistics());
-      ofRun.add(features, frames);
-    }
+    if (frames > 0) use(pending.stretch, features, frames);
     pending = undefined;
   };
   for await (const block of blocks) {
@@ -254,5 +295,4 @@ export async function collectVoiceStatistics(blocks: AsyncIterable<{ startSample
     }
   }
   finish();
-  return statistics;
 }
