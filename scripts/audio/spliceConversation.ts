@@ -41,7 +41,7 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
       const pieces: string[] = [];
       for (const recording of voice.recordings) {
         const total = await audioSeconds(recording);
-        for (let start = 0, index = 0; start < total - 0.5; index++) {
+        for (let start = 0; start < total - 0.5;) {
           const length = Math.min(lengths[(pieces.length + voiceIndex) % lengths.length]!, total - start);
           const piece = join(work, `voice${voiceIndex}-${pieces.length}.wav`);
           // Trim silence at both ends (sox `silence` on the reversed piece trims the end).

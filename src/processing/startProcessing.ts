@@ -48,8 +48,8 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
   // Before the engine takes a call: recovery removes work folders and temp files, which a run
   // under way would be using (alone: none can be; shared: only old ones of finished calls).
   try {
-    await recoverStorage(services, log, exclusive ? { alone: true }
-      : options.aloneSince !== undefined ? { alone: true, leftoverBefore: options.aloneSince } : { alone: false });
+    const aloneSince = exclusive ? Number.POSITIVE_INFINITY : options.aloneSince;
+    await recoverStorage(services, log, aloneSince === undefined ? {} : { aloneSince });
   } catch (error) {
     lock?.release();
     throw error;

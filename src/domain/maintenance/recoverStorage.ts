@@ -16,19 +16,14 @@ export const sharedLeftoverAgeMs = 60 * 60_000;
 
 export interface StorageRecoveryOptions {
   /**
-   * No other node can have a run in flight: this node holds the embedded database's lock, or it
-   * found no other live node of the site when it started. Everything unfinished before
-   * `leftoverBefore` is then a dead process's, calls in flight included. Otherwise other nodes
-   * share the storage, and only what is old enough (and not of a call in flight) is removed.
+   * Since when no other node can be writing (ms since the epoch): everything unfinished before it
+   * is a dead process's, calls in flight included. `Infinity` for the holder of the embedded
+   * database's lock (no other node at all); the moment of the look for a node that found no other
+   * live node of the site (a node started after it writes only newer files). Unset: other nodes
+   * share the storage, and only what is {@link sharedLeftoverAgeMs} old (and not of a call in
+   * flight) is removed.
    */
-  alone: boolean;
-  /**
-   * Files last changed (and deletions claimed) before this moment, ms since the epoch, may be
-   * leftovers. Defaults: everything when alone; otherwise {@link sharedLeftoverAgeMs} before now.
-   * A node alone on shared storage passes the moment it found itself alone: a node that started
-   * after that writes only newer files.
-   */
-  leftoverBefore?: number;
+  aloneSince?: number;
   now?: number;
 }
 
@@ -42,8 +37,10 @@ export interface StorageRecoveryOptions {
  */
 export async function recoverStorage(services: Pick<Services, 'store' | 'calls' | 'database'>, log: FastifyBaseLogger, options: StorageRecoveryOptions): Promise<void> {
   const { store, calls, database } = services;
-  const { alone, now = Date.now() } = options;
-  const leftoverBefore = options.leftoverBefore ?? (alone ? Number.MAX_SAFE_INTEGER : now - sharedLeftoverAgeMs);
+  const { aloneSince, now = Date.now() } = options;
+  const alone = aloneSince !== undefined;
+  // Files last changed (and deletions claimed) before this moment are leftovers.
+  const leftoverBefore = aloneSince ?? now - sharedLeftoverAgeMs;
   const oldEnough = async (key: string) => ((await stat(store.pathOf(key)).catch(() => undefined))?.mtimeMs ?? 0) < leftoverBefore;
   const clearedTemp = await store.clearTemp({ changedBefore: leftoverBefore });
 

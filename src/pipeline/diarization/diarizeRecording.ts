@@ -8,9 +8,9 @@ import { clusterSpeakersByEmbeddings } from './speakers/clusterSpeakersByEmbeddi
 import { diarizeByChannel } from './speakers/diarizeByChannel.js';
 import { foldExtraSpeakers } from './speakers/foldExtraSpeakers.js';
 import { linkSpeakersAcrossWindows } from './speakers/linkSpeakersAcrossWindows.js';
-import { mergeSpeakersByVoice } from './speakers/mergeSpeakersByVoice.js';
+import { mergeSpeakersByVoice, statisticsBySpeaker } from './speakers/mergeSpeakersByVoice.js';
 import { resegmentByVoice } from './speakers/resegmentByVoice.js';
-import { collectVoiceStatistics, soloStretches, VoiceStatistics } from './speakers/voiceStatistics.js';
+import { collectVoiceStatistics, soloStretches } from './speakers/voiceStatistics.js';
 import type { SpeakerRun } from './speakers/TurnBuilder.js';
 
 // Runs on a worker thread (the `diarize` task of infrastructure/workers/workerTasks.ts).
@@ -108,7 +108,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
 }
 
 async function* monoBlocks(path: string): AsyncGenerator<Float32Array> {
-  for await (const block of readWavBlocks(path)) yield block.channels[0]!;
+  for await (const block of monoSamples(path)) yield block.samples;
 }
 
 /** Stretches shorter than this after trimming say little about a voice, seconds. */
@@ -130,8 +130,8 @@ const RESEGMENT_ROUNDS = 3;
 
 /**
  * The voice step of window linking: each turn's voice statistics from a second pass over the
- * audio (solo stretches only); speakers joined by voice; then rounds of re-segmentation, each
- * with the voices re-estimated from the last round's turns.
+ * audio (solo stretches only); speakers joined by voice; then rounds of re-segmentation (a pass
+ * each), each with the voices as the last round left them.
  */
 async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof defaultDiarizationOptions & DiarizationOptions): Promise<SpeakerRun[]> {
   if (new Set(runs.map((run) => run.speaker)).size < 2) return runs;
@@ -147,27 +147,18 @@ async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof 
     ...(options.maxSpeakers !== undefined ? { maxSpeakers: options.maxSpeakers } : {}),
   });
   if (!Number.isFinite(options.voiceSwitchPenalty)) return joined;
-  let current = joined;
-  let currentStatistics = statistics;
+  // Runs keep their indices through the join, so the runs' statistics give the joined voices.
+  let current = { runs: joined, voices: statisticsBySpeaker(joined.map((run) => run.speaker), statistics) };
   for (let round = 0; round < RESEGMENT_ROUNDS; round++) {
-    // The speakers' voices (runs keep their indices through the join), those with enough speech to model.
-    const voices = new Map<number, VoiceStatistics>();
-    for (const [run, ofRun] of currentStatistics) {
-      const speaker = current[run]!.speaker;
-      const sum = voices.get(speaker);
-      voices.set(speaker, sum ? VoiceStatistics.combined(sum, ofRun) : ofRun);
-    }
-    for (const [speaker, voice] of voices) if (voice.seconds < options.minVoiceSeconds) voices.delete(speaker);
-    current = await resegmentByVoice(monoSamples(monoPath), current, voices, {
+    // Only voices with enough speech are modelled.
+    const modelled = new Map([...current.voices].filter(([, voice]) => voice.seconds >= options.minVoiceSeconds));
+    current = await resegmentByVoice(monoSamples(monoPath), current.runs, modelled, {
       blockFrames: RESEGMENT_BLOCK_FRAMES, switchPenalty: options.voiceSwitchPenalty, minPartSeconds: RESEGMENT_MIN_PART_SECONDS,
       varianceFloor: CEPSTRAL_VARIANCE_FLOOR, marginSeconds: SOLO_STRETCH_MARGIN_SECONDS, minStretchSeconds: MIN_SOLO_STRETCH_SECONDS,
       penaltyWeight: options.voicePenaltyWeight,
     }, segmentationGeometry.sampleRate);
-    if (round + 1 < RESEGMENT_ROUNDS) {
-      currentStatistics = await collectVoiceStatistics(monoSamples(monoPath), soloStretches(current, SOLO_STRETCH_MARGIN_SECONDS, MIN_SOLO_STRETCH_SECONDS), segmentationGeometry.sampleRate);
-    }
   }
-  return current;
+  return current.runs;
 }
 
 async function* monoSamples(path: string): AsyncGenerator<{ startSample: number; samples: Float32Array }> {

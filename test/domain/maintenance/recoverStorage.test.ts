@@ -93,7 +93,7 @@ describe('recoverStorage', () => {
       },
     }));
 
-    await recoverStorage(services, log, { alone: true });
+    await recoverStorage(services, log, { aloneSince: Number.POSITIVE_INFINITY });
 
     await expectRecovered(debris, services);
     expect(logLines).toContainEqual(expect.objectContaining({ msg: 'storage recovered', finishedDeletions: 1, orphanFolders: 1, strayEntries: 2 }));
@@ -125,18 +125,18 @@ describe('recoverStorage', () => {
     const newcomersUpload = `${randomUUID()}.upload`;
     writeFileSync(join(dataDir, 'tmp', newcomersUpload), 'an upload under way');
 
-    await recoverStorage(services, pino({ level: 'silent' }), { alone: false });
+    await recoverStorage(services, pino({ level: 'silent' }), {});
     expect(tempFiles(dataDir)).toHaveLength(2);
     expect(callFolders(dataDir).sort()).toEqual([debris.healthy, debris.halfDeleted, debris.orphan].sort());
 
-    await recoverStorage(services, pino({ level: 'silent' }), { alone: true, leftoverBefore: aloneSince });
+    await recoverStorage(services, pino({ level: 'silent' }), { aloneSince });
     expect(tempFiles(dataDir)).toEqual([newcomersUpload]);
     rmSync(join(dataDir, 'tmp', newcomersUpload));
     await expectRecovered(debris, services);
   });
 
   test('does nothing on a fresh DATA_DIR', async () => {
-    await expect(recoverStorage(services, pino({ level: 'silent' }), { alone: true })).resolves.toBeUndefined();
+    await expect(recoverStorage(services, pino({ level: 'silent' }), { aloneSince: Number.POSITIVE_INFINITY })).resolves.toBeUndefined();
     expect(tempFiles(dataDir)).toEqual([]);
     expect(callFolders(dataDir)).toEqual([]);
   });

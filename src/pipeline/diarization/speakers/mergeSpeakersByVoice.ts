@@ -43,8 +43,8 @@ export function mergeSpeakersByVoice(runs: readonly SpeakerRun[], runStatistics:
   return runs.map((run, index) => ({ ...run, speaker: speakerOf[index]! }));
 }
 
-/** Sums of the runs' statistics per speaker. */
-function statisticsBySpeaker(speakerOf: readonly number[], runStatistics: ReadonlyMap<number, VoiceStatistics>): Map<number, VoiceStatistics> {
+/** Sums of the runs' statistics per speaker (`speakerOf`: each run's speaker, by run index). */
+export function statisticsBySpeaker(speakerOf: readonly number[], runStatistics: ReadonlyMap<number, VoiceStatistics>): Map<number, VoiceStatistics> {
   const bySpeaker = new Map<number, VoiceStatistics>();
   for (const [run, statistics] of runStatistics) {
     const speaker = speakerOf[run]!;

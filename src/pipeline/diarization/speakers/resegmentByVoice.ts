@@ -1,5 +1,5 @@
 import type { SpeakerRun } from './TurnBuilder.js';
-import { forEachStretchCepstra, separationEvidence, soloStretches, VoiceModel, type VoiceStatistics } from './voiceStatistics.js';
+import { CEPSTRAL_DIMENSIONS, forEachStretchCepstra, separationEvidence, soloStretches, VoiceModel, VoiceStatistics } from './voiceStatistics.js';
 
 export interface ResegmentOptions {
   /** Frames (10 ms) scored together as one step of the path: 25 = 0.25 s. */
@@ -38,9 +38,11 @@ interface Relabel {
  * sometimes gives two similar voices in quick exchange one local label for its first windows,
  * and window linking then carries that label on; once the voices are modelled (from the
  * windows where the model did tell them apart), the mixed stretch is split between them.
- * One streaming pass over the audio.
- * @param models each judged speaker's voice statistics (at least two, or nothing changes)
- * @returns the runs with the parts whose voice is another speaker's split off to that speaker
+ * One streaming pass over the audio, which also gives the voices as the new turns have them
+ * (the next round's models) without reading the audio again.
+ * @param voices each judged speaker's voice statistics (at least two, or nothing changes)
+ * @returns the runs with the parts whose voice is another speaker's split off to that speaker,
+ *   and each speaker's voice statistics over the solo speech it has after the move
  */
 export async function resegmentByVoice(
   blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>,
@@ -48,12 +50,12 @@ export async function resegmentByVoice(
   voices: ReadonlyMap<number, VoiceStatistics>,
   options: ResegmentOptions,
   sampleRate = 16000,
-): Promise<SpeakerRun[]> {
+): Promise<{ runs: SpeakerRun[]; voices: Map<number, VoiceStatistics> }> {
   const models = [...voices].flatMap(([speaker, statistics]) => {
     const model = VoiceModel.of(statistics, options.varianceFloor);
     return model ? [{ speaker, model, statistics }] : [];
   });
-  if (models.length < 2) return [...runs];
+  if (models.length < 2) return { runs: [...runs], voices: new Map(voices) };
   // Two numbers the join left apart although their voices are alike (they talk over each other:
   // a third person's overlap between them) are one voice to the models: moving speech between
   // them would only follow noise.
@@ -61,18 +63,28 @@ export async function resegmentByVoice(
   const stretches: LabelledStretch[] = soloStretches(runs, options.marginSeconds, options.minStretchSeconds)
     .map((stretch) => ({ ...stretch, speaker: runs[stretch.run]!.speaker }));
   const relabels: Relabel[] = [];
+  const after = new Map<number, VoiceStatistics>();
+  const credit = (speaker: number, features: Float64Array, fromFrame: number, toFrame: number) => {
+    let voice = after.get(speaker);
+    if (!voice) after.set(speaker, voice = new VoiceStatistics());
+    voice.add(features.subarray(fromFrame * CEPSTRAL_DIMENSIONS, toFrame * CEPSTRAL_DIMENSIONS), toFrame - fromFrame);
+  };
   await forEachStretchCepstra(blocks, stretches, (stretch, features, frames) => {
     const initial = models.findIndex((entry) => entry.speaker === stretch.speaker);
-    if (initial < 0) return;
-    const candidates = models.map((_, index) => index).filter((index) => distinct[initial]![index]);
-    if (candidates.length < 2) return;
+    const candidates = initial < 0 ? [] : models.map((_, index) => index).filter((index) => distinct[initial]![index]);
+    if (candidates.length < 2) {
+      credit(stretch.speaker, features, 0, frames);
+      return;
+    }
     const path = viterbi(features, frames, candidates.map((index) => models[index]!.model), candidates.indexOf(initial), options).map((state) => candidates[state]!);
     const blockSeconds = options.blockFrames / 100;
     for (let start = 0; start < path.length;) {
       let end = start;
       while (end < path.length && path[end] === path[start]) end++;
       const speaker = models[path[start]!]!.speaker;
-      if (speaker !== stretch.speaker && (end - start) * blockSeconds >= options.minPartSeconds) {
+      const moves = speaker !== stretch.speaker && (end - start) * blockSeconds >= options.minPartSeconds;
+      credit(moves ? speaker : stretch.speaker, features, start * options.blockFrames, Math.min(frames, end * options.blockFrames));
+      if (moves) {
         relabels.push({
           run: stretch.run, speaker,
           startSeconds: start === 0 ? stretch.startSeconds - options.marginSeconds : stretch.startSeconds + start * blockSeconds,
@@ -82,7 +94,7 @@ export async function resegmentByVoice(
       start = end;
     }
   }, sampleRate);
-  return applyRelabels(runs, relabels);
+  return { runs: applyRelabels(runs, relabels), voices: after };
 }
 
 /**

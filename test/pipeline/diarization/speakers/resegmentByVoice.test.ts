@@ -29,7 +29,7 @@ it('moves speech of another modelled voice out of a mixed turn, and leaves the t
   const ofRuns = await collectVoiceStatistics(blocks(), soloStretches(runs, 0.1, 0.3));
   const voices = new Map<number, VoiceStatistics>([[0, ofRuns.get(0)!], [1, ofRuns.get(1)!]]);
 
-  const resegmented = await resegmentByVoice(blocks(), runs, voices, options);
+  const { runs: resegmented, voices: after } = await resegmentByVoice(blocks(), runs, voices, options);
 
   // One round moves at least half of the intrusion (the mixed voice was modelled on it, so its
   // first frames still fit there; the next rounds, re-estimated, take more), and nothing of speaker 1's own speech.
@@ -38,10 +38,13 @@ it('moves speech of another modelled voice out of a mixed turn, and leaves the t
   expect(Math.min(...moved.map((run) => run.startSeconds))).toBeGreaterThan(change - 0.3);
   // Nothing of the recording is lost or doubled.
   expect(resegmented.reduce((sum, run) => sum + run.endSeconds - run.startSeconds, 0)).toBeCloseTo(end, 6);
+  // The voices as the turns now have them: the moved speech counts for speaker 1, not speaker 0.
+  expect(after.get(1)!.frames).toBeGreaterThan(voices.get(1)!.frames);
+  expect(after.get(0)!.frames).toBeLessThan(voices.get(0)!.frames);
 });
 
 it('changes nothing with fewer than two voices to tell apart', async () => {
   const runs = [{ speaker: 0, startSeconds: 0, endSeconds: 2 }];
   async function* none() { /* no audio needed */ }
-  expect(await resegmentByVoice(none(), runs, new Map(), options)).toEqual(runs);
+  expect((await resegmentByVoice(none(), runs, new Map(), options)).runs).toEqual(runs);
 });
