@@ -128,6 +128,8 @@ export function openSqliteDatabase(dataDir: string): DatabaseHandle & { client: 
   client.pragma('foreign_keys = ON');
   client.pragma('busy_timeout = 5000');
   const connection = new SqliteConnection(client);
+  // Prepared once: the liveness probe runs it on every poll.
+  const ping = client.prepare('SELECT 1');
   return {
     sql: connection,
     client,
@@ -139,7 +141,7 @@ export function openSqliteDatabase(dataDir: string): DatabaseHandle & { client: 
       const total = appliedMigrations(client);
       return { applied: total - before, total };
     },
-    ping: async () => { client.prepare('SELECT 1').get(); },
+    ping: async () => { ping.get(); },
     close: async () => { client.close(); },
   };
 }
