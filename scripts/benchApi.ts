@@ -1,6 +1,8 @@
 /**
  * `npm run bench:api`: the polling endpoints over a database of 10,000 calls, against a bare
- * Fastify route measured in the same run.
+ * Fastify route measured in the same run, and the same bare route made to do a fixed amount of CPU
+ * work per request (20 µs by default), which shows what share of the bare route any route doing
+ * that much work can reach on this machine.
  *
  * Starts, as their own processes: the yardstick (scripts/bareFastify.mjs: one route, no hooks,
  * no logging), the built server (dist/server.js) on a seeded SQLite DATA_DIR, and, when PostgreSQL
@@ -16,7 +18,8 @@
  * two 30-minute recordings uploaded over HTTP (target: p99 ≤ 50 ms while processing).
  *
  * Options (env): BENCH_SECONDS (default 10 per turn), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
- * (default 16), BENCH_CALLS (default 10000), BENCH_BUSY (default 1), BENCH_POSTGRES (default 1).
+ * (default 16), BENCH_CALLS (default 10000), BENCH_BUSY (default 1), BENCH_POSTGRES (default 1),
+ * BENCH_YARDSTICK_WORK_US (default 20).
  */
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -43,6 +46,8 @@ const callCount = Number(process.env.BENCH_CALLS ?? 10_000);
 const busyPhase = process.env.BENCH_BUSY !== '0';
 const withPostgres = process.env.BENCH_POSTGRES !== '0' && postgresBinDir() !== undefined;
 const apiKey = 'bench-api-key-0123456789';
+/** The second yardstick: the bare route plus this much CPU work per request (BENCH_YARDSTICK_WORK_US), µs. */
+const yardstickWorkMicroseconds = Number(process.env.BENCH_YARDSTICK_WORK_US ?? 20);
 const headers = { 'x-local-user-id': 'bench-user', 'x-api-key': apiKey };
 
 interface Target {
@@ -63,9 +68,8 @@ interface Site {
 const started: ChildProcess[] = [];
 let cluster: ThrowawayCluster | undefined;
 try {
-  const barePort = await freeLoopbackPort();
-  started.push(spawn(process.execPath, ['scripts/bareFastify.mjs', String(barePort)], { stdio: ['ignore', 'ignore', 'inherit'] }));
-  await waitForAnswer(`http://127.0.0.1:${barePort}/bare`);
+  const barePort = await startBareRoute();
+  const workingBarePort = await startBareRoute(yardstickWorkMicroseconds);
   const sites = [await startSite('sqlite')];
   if (withPostgres) {
     cluster = await startThrowawayCluster();
@@ -73,6 +77,7 @@ try {
   }
   const targets: Target[] = [
     { name: 'bare Fastify route', engine: 'bare', url: `http://127.0.0.1:${barePort}/bare` },
+    { name: `bare route + ${yardstickWorkMicroseconds} µs of CPU work`, engine: 'bare', url: `http://127.0.0.1:${workingBarePort}/bare` },
     ...sites.flatMap((site): Target[] => [
       { name: 'GET /api/calls/status (20 ids)', engine: site.engine, url: `${site.baseUrl}/api/calls/status?ids=${site.statusIds.join(',')}`, headers },
       { name: 'GET /api/calls (limit 50)', engine: site.engine, url: `${site.baseUrl}/api/calls?limit=50`, headers },
@@ -82,15 +87,24 @@ try {
   const idle = await measureInTurns(targets);
   console.log(`\nbench:api — ${callCount} calls in each database, ${connections} connections, ${rounds} rounds of ${seconds} s per target, Node ${process.version}, ${cpus().length} cores, load average ${load} at the start`);
   console.table(idle);
-  const bare = idle.find((row) => row.engine === 'bare')!;
+  const [bare, workingBare] = idle;
+  console.log(`the bare route doing ${yardstickWorkMicroseconds} µs of work per request: ${workingBare!['% of bare']} % of the bare route`);
   for (const row of idle.filter((entry) => entry.name.startsWith('GET /api/calls/status'))) {
-    console.log(`status polling on ${row.engine}: ${row['requests/s']} req/s = ${row['% of bare']} % of the bare route's ${bare['requests/s']} req/s${row.engine === 'sqlite' ? ` (target >= 50 %: ${row['% of bare'] >= 50 ? 'met' : 'NOT met'})` : ''}`);
+    console.log(`status polling on ${row.engine}: ${row['requests/s']} req/s = ${row['% of bare']} % of the bare route's ${bare!['requests/s']} req/s${row.engine === 'sqlite' ? ` (target >= 50 %: ${row['% of bare'] >= 50 ? 'met' : 'NOT met'})` : ''}`);
   }
   if (busyPhase) await busyEngine(sites[0]!);
 } finally {
   for (const child of started) child.kill('SIGTERM');
   await sleep(500);
   cluster?.stop();
+}
+
+/** Starts scripts/bareFastify.mjs (doing `workMicroseconds` of CPU work per request) on a free port; returns the port. */
+async function startBareRoute(workMicroseconds = 0): Promise<number> {
+  const port = await freeLoopbackPort();
+  started.push(spawn(process.execPath, ['scripts/bareFastify.mjs', String(port), String(workMicroseconds)], { stdio: ['ignore', 'ignore', 'inherit'] }));
+  await waitForAnswer(`http://127.0.0.1:${port}/bare`);
+  return port;
 }
 
 /** Each target loaded `rounds` times in turn (3 s warm-up before each); the rounds' mean per target. */
@@ -111,7 +125,7 @@ async function measureInTurns(targets: Target[]) {
       non2xx: runs.reduce((sum, result) => sum + result.non2xx, 0), errors: runs.reduce((sum, result) => sum + result.errors, 0), '% of bare': 0,
     };
   });
-  const bareRate = rows.find((row) => row.engine === 'bare')!['requests/s'];
+  const bareRate = rows[0]!['requests/s'];
   for (const row of rows) row['% of bare'] = Math.round((row['requests/s'] / bareRate) * 100);
   return rows;
 }

@@ -33,7 +33,7 @@
  * ({@link wordsPerSecond}) with a short gap between turns.
  */
 import type { CallMetadata } from '../../src/domain/calls/callTypes.js';
-import type { ActionIntent, callTypes, providerHints } from '../../src/domain/analysis/analysisSchema.js';
+import type { ActionIntent, callTypes, providerHints, toneLabels } from '../../src/domain/analysis/analysisSchema.js';
 import type { DiarizedTranscriptInput } from '../../src/pipeline/normalization/diarizedTranscriptInput.js';
 
 export type ExpectedOwnerRole = 'USER' | 'CONTACT' | null;
@@ -69,10 +69,47 @@ export interface ExpectedActionItem {
   /** `YYYY-MM-DD`, or null when the call says no date. */
   dueDate: string | null;
   intentMetadata?: ExpectedIntentMetadata;
+  /**
+   * Groups of alternatives the item's title or description must also contain (matched like
+   * `titleKeywords`): a time window said ([['8', 'eight'], ['12', 'noon', 'twelve']]), an amount
+   * ([['45']]). Scored apart from intent, date and owner ("details right").
+   */
+  details?: string[][];
+  /**
+   * A promise made on a condition ("I'll call you back if anything changes"). Not counted as
+   * missing when the analyser drops it; when it does extract it, the title or description must
+   * say the condition (contain "if", "unless" or "in case"), else it counts as a condition lost.
+   */
+  conditional?: true;
 }
+
+/**
+ * What a person would write as the call's headline. Each entry of a list is a group of
+ * alternatives ("move|resched" style stems, matched like `titleKeywords`: case-insensitive, at a
+ * word start); the text must match at least one alternative of every group.
+ */
+export interface ExpectedHeadline {
+  /** Groups `suggestedTitle` must match: the subject, and the outcome where there is one. */
+  title: string[][];
+  /** Groups `oneLineSummary` must match: who, about what, and the outcome. */
+  summary: string[][];
+  /** Groups the first of `executiveSummaryBullets` (the outcome) must match; omitted when the call has no outcome to state. */
+  outcome?: string[][];
+  /** Words that must appear in none of title, one-line summary or bullets (fragments of an address or a number said in the call, filler). */
+  avoid?: string[];
+}
+
+/** Tone labels of the analysis schema (`tone.overall`). */
+export type ExpectedTone = (typeof toneLabels)[number];
 
 export interface ExpectedAnalysis {
   actionItems: ExpectedActionItem[];
+  /** Expected headline; every everyday call has one. */
+  headline?: ExpectedHeadline;
+  /** Amounts said in the call that `numbersAndAmounts` must hold (compared by digits: '45.50' matches "£45.50"). */
+  amounts?: string[];
+  /** `tone.overall` labels that fit the call's register (any one of them is right); given where the register is clear. */
+  tone?: ExpectedTone[];
   callType?: (typeof callTypes)[number];
   sentiment?: ExpectedSentiment;
 }
@@ -91,6 +128,12 @@ export interface AnalysisCall {
   expected: ExpectedAnalysis;
   /** Written before the rule changes they measure, from a brief rather than from the analyser's misses: reported apart. */
   heldOut?: boolean;
+  /**
+   * The everyday calls (scripts/evaluation/everyday*.ts): `tune` ones may be read while changing
+   * the analyser; `heldout` ones are never read for that and say how the analyser does on calls
+   * it was not fitted to. Unset: the original calls above.
+   */
+  everyday?: 'tune' | 'heldout';
 }
 
 /** Speaking rate of the scripted segments: about 150 words a minute, as on the phone. */
@@ -98,13 +141,15 @@ export const wordsPerSecond = 2.5;
 /** Silence between two turns, seconds. */
 const gapSeconds = 0.7;
 
-type Side = 'U' | 'C';
-type Line = [side: Side, text: string];
-const U: Side = 'U';
-const C: Side = 'C';
+export type Side = 'U' | 'C';
+export type Line = [side: Side, text: string];
+/** A line of the user (the appliance's user, whose phone recorded the call). */
+export const U: Side = 'U';
+/** A line of the contact. */
+export const C: Side = 'C';
 const round = (seconds: number) => Math.round(seconds * 100) / 100;
 
-interface CallScript {
+export interface CallScript {
   name: string;
   covers: string;
   recordedAt: string;
@@ -115,6 +160,7 @@ interface CallScript {
   lines: Line[];
   expected: ExpectedAnalysis;
   heldOut?: boolean;
+  everyday?: 'tune' | 'heldout';
 }
 
 /**
@@ -122,7 +168,7 @@ interface CallScript {
  * `SPEAKER_01`, as diarization numbers speakers; each line lasts its word count at
  * {@link wordsPerSecond} (at least a second), then {@link gapSeconds} of silence.
  */
-function scripted(script: CallScript): AnalysisCall {
+export function scripted(script: CallScript): AnalysisCall {
   const ids = new Map<Side, string>();
   let time = 0.4;
   const segments = script.lines.map(([side, text]) => {
@@ -150,6 +196,7 @@ function scripted(script: CallScript): AnalysisCall {
     speakerRoles,
     expected: script.expected,
     ...(script.heldOut ? { heldOut: true } : {}),
+    ...(script.everyday ? { everyday: script.everyday } : {}),
   };
 }
 

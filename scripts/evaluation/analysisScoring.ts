@@ -3,7 +3,7 @@
  * over the expected values of scripts/evaluation/analysisCalls.ts and the action items an
  * analysis produced, so they can be tested without an analyser.
  */
-import type { ExpectedActionItem, ExpectedIntentMetadata, ExpectedOwnerRole } from './analysisCalls.js';
+import type { ExpectedActionItem, ExpectedHeadline, ExpectedIntentMetadata, ExpectedOwnerRole } from './analysisCalls.js';
 
 /** The fields of an extracted action item (`ActionItemDraft`, reconciled owners) that are scored. */
 export interface ExtractedActionItem {
@@ -179,10 +179,37 @@ export interface ItemScore {
   ownerRight: boolean;
   dueDateRight: boolean;
   metadata: MetadataFieldCheck[];
+  /** The expected `details` groups the matched item's title or description misses (empty when all are there). */
+  detailsMissing: string[][];
+  /** A conditional promise extracted without its condition. */
+  conditionLost: boolean;
+}
+
+/** Words that say a promise hangs on a condition. */
+const conditionWords = ['if', 'unless', 'in case', 'should'];
+
+/** Whether the text matches at least one alternative of every group (each like a `titleKeywords` entry). */
+export function matchesGroups(text: string, groups: readonly (readonly string[])[]): boolean {
+  return groups.every((alternatives) => alternatives.some((alternative) => matchesKeywords({ title: text }, [alternative])));
+}
+
+/** The groups the text does not match. */
+export function groupsMissing(text: string, groups: readonly (readonly string[])[]): string[][] {
+  return groups.filter((alternatives) => !matchesGroups(text, [alternatives])).map((alternatives) => [...alternatives]);
 }
 
 export interface ActionItemScore {
   expectedCount: number;
+  /** Expected items that must be found: all but the conditional ones (which may be dropped). */
+  requiredCount: number;
+  /** Required items found with the right intent, owner and due date: the headline figure. */
+  fullyRight: number;
+  /** Expected `details` groups over matched items, and those present. */
+  detailsGroups: number;
+  detailsRight: number;
+  /** Conditional promises extracted, and of them those whose condition was lost. */
+  conditionalExtracted: number;
+  conditionsLost: number;
   extractedCount: number;
   matched: number;
   intentRight: number;
@@ -202,7 +229,8 @@ export function scoreActionItems(expected: readonly ExpectedActionItem[], extrac
   const partner = new Map(matching.pairs.map((pair) => [pair.expected, extracted[pair.extracted]!]));
   const items: ItemScore[] = expected.map((item, index) => {
     const found = partner.get(index);
-    if (!found) return { expected: item, intentRight: false, ownerRight: false, dueDateRight: false, metadata: [] };
+    if (!found) return { expected: item, intentRight: false, ownerRight: false, dueDateRight: false, metadata: [], detailsMissing: [], conditionLost: false };
+    const text = `${found.title} ${found.description ?? ''}`;
     return {
       expected: item,
       extracted: found,
@@ -210,12 +238,20 @@ export function scoreActionItems(expected: readonly ExpectedActionItem[], extrac
       ownerRight: ownerRight(item.ownerRole, found.ownerRole),
       dueDateRight: dueDateRight(item.dueDate, found.dueDate),
       metadata: metadataFieldChecks(item.intentMetadata, found.intentMetadata, timeZone),
+      detailsMissing: groupsMissing(text, item.details ?? []),
+      conditionLost: item.conditional === true && !matchesGroups(text, [conditionWords]),
     };
   });
   const matchedItems = items.filter((item) => item.extracted);
   const count = (test: (item: ItemScore) => boolean) => matchedItems.filter(test).length;
   return {
     expectedCount: expected.length,
+    requiredCount: expected.filter((item) => !item.conditional).length,
+    fullyRight: count((item) => !item.expected.conditional && item.intentRight && item.ownerRight && item.dueDateRight),
+    detailsGroups: matchedItems.reduce((sum, item) => sum + (item.expected.details?.length ?? 0), 0),
+    detailsRight: matchedItems.reduce((sum, item) => sum + (item.expected.details?.length ?? 0) - item.detailsMissing.length, 0),
+    conditionalExtracted: count((item) => item.expected.conditional === true),
+    conditionsLost: count((item) => item.conditionLost),
     extractedCount: extracted.length,
     matched: matchedItems.length,
     intentRight: count((item) => item.intentRight),
@@ -226,6 +262,50 @@ export function scoreActionItems(expected: readonly ExpectedActionItem[], extrac
     items,
     extra: matching.extra.map((index) => extracted[index]!),
   };
+}
+
+/** The headline fields of an analysis that are scored. */
+export interface AnalysedHeadline {
+  suggestedTitle: string | null;
+  oneLineSummary: string | null;
+  executiveSummaryBullets: ReadonlyArray<{ text: string }> | null;
+}
+
+export interface HeadlineScore {
+  /** Bullets number 0 or 3–7 (the schema's rule: never 1 or 2). Checked on every call. */
+  bulletCountValid: boolean;
+  bulletCount: number;
+  /** Against the call's `headline`, when it has one; undefined otherwise. */
+  titleRight?: boolean;
+  summaryRight?: boolean;
+  outcomeRight?: boolean;
+  /** `avoid` words found in the title, one-line summary or bullets. */
+  avoidedWordsFound: string[];
+}
+
+/** Scores the title, one-line summary and bullets against the expected headline (see `ExpectedHeadline`). */
+export function scoreHeadline(expected: ExpectedHeadline | undefined, analysis: AnalysedHeadline): HeadlineScore {
+  const bullets = analysis.executiveSummaryBullets ?? [];
+  const bulletCountValid = bullets.length === 0 || (bullets.length >= 3 && bullets.length <= 7);
+  if (!expected) return { bulletCountValid, bulletCount: bullets.length, avoidedWordsFound: [] };
+  const title = analysis.suggestedTitle ?? '';
+  const summary = analysis.oneLineSummary ?? '';
+  const everything = [title, summary, ...bullets.map((bullet) => bullet.text)].join(' ');
+  return {
+    bulletCountValid,
+    bulletCount: bullets.length,
+    titleRight: title !== '' && matchesGroups(title, expected.title),
+    summaryRight: summary !== '' && matchesGroups(summary, expected.summary),
+    ...(expected.outcome ? { outcomeRight: bullets.length > 0 && matchesGroups(bullets[0]!.text, expected.outcome) } : {}),
+    avoidedWordsFound: (expected.avoid ?? []).filter((word) => matchesKeywords({ title: everything }, [word])),
+  };
+}
+
+/** The expected amounts that no `numbersAndAmounts` entry carries, as its value or in its text (compared as numbers: "84.20" and 84.2 agree). */
+export function amountsMissing(expected: readonly string[], found: ReadonlyArray<{ text: string; value: number | null }>): string[] {
+  const asNumber = (text: string) => Number.parseFloat(text.replace(/,/g, '').replace(/[^\d.]/g, ''));
+  const carried = found.flatMap((entry) => [entry.value ?? Number.NaN, asNumber(entry.text)]).filter((value) => Number.isFinite(value));
+  return expected.filter((amount) => !carried.some((value) => Math.abs(value - asNumber(amount)) < 0.005));
 }
 
 /** A share: `right / total` as a fraction, null when there is nothing to count. */

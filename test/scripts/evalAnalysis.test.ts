@@ -3,7 +3,8 @@ import { actionIntents, callTypes, providerHints } from '../../src/domain/analys
 import { diarizedTranscriptInputProblems } from '../../src/pipeline/normalization/diarizedTranscriptInput.js';
 import { transcriptFromSegments } from '../../src/pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../../src/pipeline/speakers/resolveSpeakers.js';
-import { analysisCalls, type ExpectedActionItem } from '../../scripts/evaluation/analysisCalls.js';
+import type { ExpectedActionItem } from '../../scripts/evaluation/analysisCalls.js';
+import { evaluationCalls as analysisCalls } from '../../scripts/evaluation/evaluationCalls.js';
 import {
   dueDateRight, localDateTime, matchActionItems, matchesKeywords, metadataFieldChecks, normalizeText, ownerRight, percent,
   samePhoneNumber, scoreActionItems, type ExtractedActionItem,
@@ -26,12 +27,13 @@ describe('the scripted calls', () => {
     expect(new Set(analysisCalls.map(({ name }) => name)).size).toBe(analysisCalls.length);
   });
 
-  test.each(analysisCalls.map((call) => [call.name, call] as const))('%s: a valid transcript input of 8–30 segments lasting 1–4 minutes', (_, call) => {
+  test.each(analysisCalls.map((call) => [call.name, call] as const))('%s: a valid transcript input of 8–30 segments lasting half a minute to 4 minutes', (_, call) => {
     expect(diarizedTranscriptInputProblems(call.input)).toEqual([]);
     expect(call.input.segments.length).toBeGreaterThanOrEqual(8);
     expect(call.input.segments.length).toBeLessThanOrEqual(30);
     const end = Math.max(...call.input.segments.map(({ endSeconds }) => endSeconds));
-    expect(end).toBeGreaterThanOrEqual(60);
+    // A wrong number is over in well under a minute.
+    expect(end).toBeGreaterThanOrEqual(30);
     expect(end).toBeLessThanOrEqual(240);
     expect(Number.isNaN(Date.parse(call.recordedAt))).toBe(false);
     expect(() => new Intl.DateTimeFormat('en', { timeZone: call.timeZone })).not.toThrow();
@@ -44,7 +46,9 @@ describe('the scripted calls', () => {
     );
     const roles = Object.fromEntries(transcript.speakers.map((speaker) => [speaker.sourceSpeakerId, speaker.role]));
     expect(roles).toEqual(call.speakerRoles);
-    expect(transcript.speakerResolution.warnings).toEqual([]);
+    // The everyday calls are written as people talk, and may leave the resolver a doubt it warns
+    // about; the roles, which the expected owners rest on, must still be right.
+    if (!call.everyday) expect(transcript.speakerResolution.warnings).toEqual([]);
   });
 
   test.each(analysisCalls.map((call) => [call.name, call] as const))('%s: expectations are well-formed and grounded in the script', (_, call) => {

@@ -104,10 +104,13 @@ export function summariseCall(conversation: Conversation, salience: Salience): C
       sourceSegmentIds: [...new Set(source.utterances.map((utterance) => utterance.segment.id))],
     }))
     .filter((bullet) => !prose.includes(bullet.text));
+  // The schema's rule: 3 to 7 bullets, or none for a call too short to summarise; one or two
+  // bullets would pass for a summary of a call they cannot cover.
+  const enough = bullets.length >= bulletCount.min;
   return {
     executiveSummary: executiveSummary || null,
-    executiveSummaryBullets: bullets,
-    warnings: bullets.length < bulletCount.min ? [fewBulletsWarning] : [],
+    executiveSummaryBullets: enough ? bullets : [],
+    warnings: enough ? [] : [fewBulletsWarning],
   };
 }
 

@@ -1,0 +1,755 @@
+/**
+ * Everyday calls, tuning half (`everyday: 'tune'`), for `npm run eval:analysis`: ordinary phone
+ * calls of the kinds the appliance's users have every week (a clinic, a vet, a courier, a
+ * utility bill, a letting agent, a school, an insurance claim, a sales call, a wrong number,
+ * messages left on one side, a relative arranging something, a tradesperson's quote, a
+ * pharmacy, a bank's fraud check), with the action items, headline, amounts, call type, tone and
+ * sentiment a careful human annotator takes from each.
+ *
+ * These calls were written from a brief, before and independently of the analyser changes they
+ * measure: the ground truth follows from the scripts and the rules in the header of
+ * ./analysisCalls.ts (plus the brief's: an appointment agreed across turns is one `meeting`
+ * with `proposedAt`, a refused or replaced proposal is nothing, a question alone is nothing,
+ * posted letters are `task`, visits and deliveries keep their time window in `details`,
+ * payments keep their amount, promises made on a condition are `conditional`). The first call
+ * comes from a user's report. Being the tuning half, they may be read while changing the
+ * analyser; the held-out half may not.
+ *
+ * Weekdays and dates in the comments were checked with a calendar computation in each call's
+ * time zone (1 December 2026 is a Tuesday).
+ */
+import { C, U, scripted, type AnalysisCall } from './analysisCalls.js';
+
+export const everydayTuneCalls: AnalysisCall[] = [
+  // Tuesday 24 November 2026, 10:15 in London (GMT). "This Thursday, the twenty-sixth" = Thu 26 November (the old
+  // appointment); "next week" = the week of Mon 30 November; "Monday the thirtieth at nine fifteen" = refused;
+  // "Tuesday the first at two thirty" = Tue 1 December 2026, 14:30; "today" = 24 November.
+  scripted({
+    name: "everyday: daughter moves her mother's appointment",
+    covers: 'a relative moves a parent\'s clinic appointment: a question that is no item, a refused slot then an agreed one (one meeting), an e-mail address spelled but a confirmation sent by post (task, not email), a conditional call-back',
+    recordedAt: '2026-11-24T10:15:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Maria Lopez',
+    metadata: { contactName: 'Janet Hughes', organization: "Dr. Patel's office", direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [C, "Good morning, Dr. Patel's office, Janet speaking."],
+      [U, "Hi Janet, it's Maria Lopez. I'm calling about my mum's appointment. Her name's Rosa Lopez."],
+      [C, 'Hello Maria. Let me just bring her up. Yes, Rosa Lopez, this Thursday, the twenty-sixth, at ten with Dr. Patel.'],
+      [U, "That's the one. Um, the thing is, I'm the one who drives her, and I've been sent on a work trip on Thursday. Can we move it to next week?"],
+      [C, 'Let me have a look at next week. I could do Monday the thirtieth at nine fifteen.'],
+      [U, "Oh, nine fifteen is a bit early for her, she's really slow in the mornings. Is there anything in the afternoon?"],
+      [C, 'Um, let me see. Yes, I could do Tuesday the first at two thirty.'],
+      [U, 'Tuesday the first at two thirty, yes, that works.'],
+      [C, "Lovely. I'll move her to Tuesday the first of December at two thirty with Dr. Patel, then."],
+      [U, "Brilliant. Could you email me a confirmation? It's maria dot lopez at gmail dot com."],
+      [C, "Maria dot lopez at gmail dot com. I've added that to her file as a contact. The confirmation itself has to go to the patient, though, so I'll post the confirmation letter to your mum today."],
+      [U, "Oh, okay, that's fine. She always opens her post."],
+      [C, "And Dr. Patel's list is very full that week, so I'll call you back if anything changes."],
+      [U, 'Perfect, thanks so much, Janet.'],
+      [C, "You're welcome, Maria. Bye now."],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['appointment'], intent: 'meeting', ownerRole: 'CONTACT', dueDate: '2026-12-01',
+          intentMetadata: { proposedAt: '2026-12-01T14:30' },
+        },
+        { titleKeywords: ['confirmation'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2026-11-24' },
+        { titleKeywords: ['call'], intent: 'call', ownerRole: 'CONTACT', dueDate: null, conditional: true },
+      ],
+      headline: {
+        title: [['appointment'], ['move', 'resched', 'chang', 'tuesday', '1 dec', 'december 1', '1st']],
+        summary: [['maria', 'lopez'], ['mother', 'mum', 'mom', 'rosa', 'patel'], ['appointment'], ['tuesday', '1 dec', 'december 1', '1st']],
+        outcome: [['tuesday', '1 dec', 'december 1', '1st'], ['2 30', '14 30', 'two thirty', 'half past two']],
+        avoid: ['dot', 'gmail', 'um'],
+      },
+      tone: ['friendly', 'professional', 'conversational'],
+      callType: 'scheduling',
+      sentiment: 'positive',
+    },
+  }),
+
+  // Monday 7 December 2026, 09:05 in Dublin (GMT). "Thursday at ten forty" = Thu 10 December, refused;
+  // "Friday at twenty past eight" = Fri 11 December, 08:20; "the day before" = Thu 10 December.
+  scripted({
+    name: 'everyday: GP surgery, blood test review booked',
+    covers: 'GP receptionist (the user) books a review after a refused slot, a length said, a patient\'s question that is no item, a fee, an SMS reminder to a mobile said in words',
+    recordedAt: '2026-12-07T09:05:00Z',
+    timeZone: 'Europe/Dublin',
+    userDisplayName: 'Siobhan Murphy',
+    metadata: { contactName: 'Declan Byrne', organization: 'Clontarf Medical Centre', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [U, 'Good morning, Clontarf Medical Centre, Siobhan speaking.'],
+      [C, "Hi Siobhan, it's Declan Byrne here. I got a text saying to ring about my blood test results."],
+      [U, "Hi Declan. Let me just pull up your file. Right, Dr. Walsh would like to see you to go over them. Nothing urgent, she just wants a chat about your cholesterol."],
+      [C, 'Ah, right. Okay. When can she see me?'],
+      [U, 'She has Thursday at ten forty.'],
+      [C, "Thursday's no good, I'm on a site in Naas all day. Is there anything early on Friday?"],
+      [U, 'Let me check. Friday at twenty past eight?'],
+      [C, "Twenty past eight on Friday, that's grand."],
+      [U, "Lovely. I'll book you in with Dr. Walsh for Friday the eleventh at eight twenty. It's a fifteen minute appointment."],
+      [C, 'Do I need to fast or anything beforehand?'],
+      [U, "No, not for this one, it's just a review. It's sixty euro for the visit, as usual."],
+      [C, 'No bother.'],
+      [U, "And I'll text you a reminder the day before. Is your mobile still 087 900 4412?"],
+      [C, "That's the one."],
+      [U, 'Perfect. See you Friday, Declan.'],
+      [C, 'Thanks Siobhan, bye bye.'],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['walsh'], intent: 'meeting', ownerRole: 'USER', dueDate: '2026-12-11',
+          intentMetadata: { proposedAt: '2026-12-11T08:20', durationMinutes: 15 },
+        },
+        {
+          titleKeywords: ['remind'], intent: 'message', ownerRole: 'USER', dueDate: '2026-12-10',
+          intentMetadata: { providerHint: 'sms', phoneNumber: '087 900 4412' },
+        },
+      ],
+      headline: {
+        title: [['appointment', 'blood', 'result', 'review', 'walsh', 'cholesterol']],
+        summary: [['declan', 'byrne'], ['blood', 'result', 'cholesterol', 'appointment', 'review', 'walsh'], ['friday', '11 dec', 'december 11', '11th']],
+        outcome: [['friday', '11 dec', 'december 11', '11th'], ['8 20', '08 20', 'eight twenty', 'twenty past eight']],
+        avoid: ['087', '4412'],
+      },
+      amounts: ['60'],
+      tone: ['friendly', 'professional', 'conversational'],
+      callType: 'scheduling',
+      sentiment: 'positive',
+    },
+  }),
+
+  // Tuesday 12 January 2027, 13:20 in Los Angeles (PST). "Tomorrow, Wednesday, at eleven fifteen" = Wed 13 January,
+  // refused; "Thursday at five thirty" = Thu 14 January 2027, 17:30; "this afternoon" = 12 January.
+  scripted({
+    name: 'everyday: vet, booster booked, records by email',
+    covers: 'vet receptionist (the user): a refused slot then an agreed one, a price, a question about nail trims that is no item, vaccination records emailed to a spelled address',
+    recordedAt: '2027-01-12T21:20:00Z',
+    timeZone: 'America/Los_Angeles',
+    language: 'en-US',
+    userDisplayName: 'Alicia Ramos',
+    metadata: { contactName: 'Kevin Brennan', organization: 'Sunset Paws Veterinary', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [U, 'Sunset Paws Veterinary, this is Alicia.'],
+      [C, "Hi Alicia, it's Kevin Brennan. I got a postcard saying my dog Biscuit is due for his booster shots."],
+      [U, "Hi Kevin! Let me pull up Biscuit. Yep, he's due for his booster this month. Want to get him booked in?"],
+      [C, 'Yeah, please. What have you got this week?'],
+      [U, 'Um, I have tomorrow, Wednesday, at eleven fifteen.'],
+      [C, "Ah, I'm at work then. Do you have anything after five?"],
+      [U, 'Let me just check the evening slots. Thursday at five thirty with Dr. Nguyen?'],
+      [C, 'Thursday at five thirty, perfect.'],
+      [U, "Great, I'll put Biscuit down for Thursday at five thirty. The booster is sixty-eight dollars."],
+      [C, 'Sure. Oh, and do you guys do nail trims? He hates it when I try.'],
+      [U, 'We do, and the tech can do it at the same visit if you want. No extra charge.'],
+      [C, "Maybe next time, he's had enough stress for one week. One more thing, the kennel wants his vaccination record before we go away in February. Could you email it to me?"],
+      [U, "Of course. What's the email?"],
+      [C, "It's k dot brennan at outlook dot com."],
+      [U, "k dot brennan at outlook dot com. I'll email his vaccination record over this afternoon."],
+      [C, 'Awesome, thanks Alicia.'],
+      [U, "You're welcome. See you and Biscuit on Thursday!"],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['biscuit'], intent: 'meeting', ownerRole: 'USER', dueDate: '2027-01-14',
+          intentMetadata: { proposedAt: '2027-01-14T17:30' },
+        },
+        { titleKeywords: ['record'], intent: 'email', ownerRole: 'USER', dueDate: '2027-01-12', intentMetadata: { toEmail: 'k.brennan@outlook.com' } },
+      ],
+      headline: {
+        title: [['biscuit', 'booster', 'vaccin', 'appointment', 'vet']],
+        summary: [['kevin', 'brennan'], ['biscuit', 'booster', 'vaccin'], ['thursday', '14 jan', 'january 14', '14th']],
+        outcome: [['thursday', '14 jan', 'january 14', '14th'], ['5 30', '17 30', 'five thirty']],
+        avoid: ['dot', 'outlook', 'um'],
+      },
+      amounts: ['68'],
+      tone: ['friendly', 'casual', 'conversational'],
+      callType: 'scheduling',
+      sentiment: 'positive',
+    },
+  }),
+
+  // Wednesday 2 December 2026, 15:40 in Chicago (CST). "Tomorrow, Thursday, between one and five" = Thu 3 December,
+  // refused; "Friday between eight and noon" = Fri 4 December 2026.
+  scripted({
+    name: 'everyday: courier rebooks a signed-for parcel',
+    covers: 'a courier (the contact) rebooks a missed delivery: a refused window then an agreed one kept in details, a neighbour question that is no item, a duty amount and a tracking number that are no items',
+    recordedAt: '2026-12-02T21:40:00Z',
+    timeZone: 'America/Chicago',
+    language: 'en-US',
+    userDisplayName: 'Derek Olsen',
+    metadata: { contactName: 'Tasha Greene', organization: 'Swift Parcel', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [U, 'Hello?'],
+      [C, 'Hi, is this Derek Olsen? This is Tasha from Swift Parcel, calling about a package we tried to deliver this morning.'],
+      [U, "Oh, hi Tasha, yes, it's Derek. I saw the note on the door. Sorry, I was at work."],
+      [C, "No problem at all. It's a package from Portland, and it needs an adult signature, so the driver couldn't leave it."],
+      [U, 'Right. Could he just leave it with my neighbor next time?'],
+      [C, 'Unfortunately not when a signature is required. But I can set up a redelivery. The first slot I have is tomorrow, Thursday, between one and five.'],
+      [U, "Hmm, Thursday afternoon I'm at work again. Is there anything Friday? I'm working from home Friday."],
+      [C, 'Let me check. Friday I have a morning window, between eight and noon.'],
+      [U, 'Friday between eight and noon works.'],
+      [C, "Great. I'll book the redelivery for Friday between eight and noon. And just so you know, the import duty, twenty-three dollars fifty, was already paid by the sender, so there's nothing to pay at the door."],
+      [U, 'Oh good. Do you need anything else from me?'],
+      [C, 'Just someone over eighteen with a photo ID at home. Your tracking number is 9405 5118 7730, if you want to follow it online.'],
+      [U, 'Got it. Thanks, Tasha.'],
+      [C, "You're welcome, Derek. Have a good evening."],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['deliver'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2026-12-04',
+          details: [['8', 'eight'], ['12', 'noon', 'twelve']],
+        },
+      ],
+      headline: {
+        title: [['package', 'parcel', 'deliver', 'redeliver'], ['friday', '4 dec', 'december 4', '4th', 'resched', 'rebook', 'arrang', 'book']],
+        summary: [['tasha', 'swift', 'derek', 'olsen'], ['package', 'parcel', 'deliver', 'redeliver'], ['friday', '4 dec', 'december 4', '4th']],
+        outcome: [['friday', '4 dec', 'december 4', '4th'], ['8', 'eight'], ['noon', '12', 'twelve']],
+        avoid: ['hmm', '9405', '7730'],
+      },
+      amounts: ['23.50'],
+      tone: ['friendly', 'professional', 'transactional'],
+      callType: 'scheduling',
+      sentiment: 'positive',
+    },
+  }),
+
+  // Thursday 7 January 2027, 11:30 in Dublin (GMT). "The fifteenth of January" / "by the fifteenth" = Fri 15 January 2027;
+  // "today" = 7 January.
+  scripted({
+    name: 'everyday: electricity bill corrected, pay by the 15th',
+    covers: 'utility bill query: an estimated bill corrected on a meter reading said as digits, two amounts in euro, a payment by the user with its date and amount, the corrected bill emailed to a spelled address, a question that is no item',
+    recordedAt: '2027-01-07T11:30:00Z',
+    timeZone: 'Europe/Dublin',
+    userDisplayName: 'Aoife Kelly',
+    metadata: { contactName: 'Conor Walsh', organization: 'Liffey Energy', direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [C, 'Good morning, Liffey Energy, Conor speaking, how can I help?'],
+      [U, "Hi Conor, this is Aoife Kelly. I'm ringing about my electricity bill, it's way higher than usual."],
+      [C, 'Sorry to hear that, Aoife. Can I take your account number?'],
+      [U, "It's 3 0 0 7 1 9 4 2."],
+      [C, 'Thanks. Right, I can see the December bill, one hundred and eighty-four euro twenty. That was based on an estimated reading, I\'m afraid.'],
+      [U, "I thought so. Nobody's been out to read the meter since the summer."],
+      [C, 'If you can give me a reading now, I can correct it for you.'],
+      [U, "Hang on, I'm standing beside it. It says 4 5 2 1 8."],
+      [C, '4 5 2 1 8, thank you. Okay, with the actual reading the bill comes down to eighty-four euro twenty.'],
+      [U, "Oh, that's much more like it. When does that need to be paid?"],
+      [C, 'The due date stays the same, the fifteenth of January.'],
+      [U, "Grand, I'll pay it by the fifteenth, then. Could you send me the corrected bill?"],
+      [C, "Of course, I'll email you the revised bill today. What's your email address?"],
+      [U, "It's aoife dot kelly at eircom dot net."],
+      [C, 'Aoife dot kelly at eircom dot net. Anything else I can help with?'],
+      [U, "Um, actually, can I set up a direct debit so this doesn't happen again?"],
+      [C, "You can, and it's easiest in the app under Payments. It only takes a couple of minutes."],
+      [U, "Ah, brilliant, that's handy. Thanks a million, Conor."],
+      [C, 'No problem, Aoife. Have a good day.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['bill'], intent: 'task', ownerRole: 'USER', dueDate: '2027-01-15', details: [['84', 'eighty four']] },
+        { titleKeywords: ['bill'], intent: 'email', ownerRole: 'CONTACT', dueDate: '2027-01-07', intentMetadata: { toEmail: 'aoife.kelly@eircom.net' } },
+      ],
+      headline: {
+        title: [['bill', 'electric'], ['correct', 'revis', 'reduc', 'lower', '84', 'eighty four', 'estimat', 'reading', 'meter']],
+        summary: [['aoife', 'kelly'], ['bill', 'electric'], ['84', 'eighty four', 'correct', 'revis', 'reduc', 'lower']],
+        outcome: [['84', 'eighty four']],
+        avoid: ['dot', 'eircom', 'um', '4 5 2', '3 0 0'],
+      },
+      amounts: ['184.20', '84.20'],
+      tone: ['friendly', 'professional', 'conversational'],
+    },
+  }),
+
+  // Tuesday 19 January 2027, 08:30 in Sydney (AEDT). "Yesterday arvo" = Mon 18 January; "Wednesday afternoon, between
+  // one and five" = Wed 20 January, refused; "Thursday between eight and twelve" = Thu 21 January 2027; "tonight" = 19 January.
+  scripted({
+    name: 'everyday: tenant, hot water repair booked',
+    covers: 'letting agent (the contact) books a plumber after a refused window, the window kept in details; a photo texted by the tenant tonight; a conditional call; a question about charges that is no item',
+    recordedAt: '2027-01-18T21:30:00Z',
+    timeZone: 'Australia/Sydney',
+    language: 'en-AU',
+    userDisplayName: 'Josh Taylor',
+    metadata: { contactName: 'Mel Cooper', organization: 'Harbour Realty', direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [C, 'Harbour Realty, Mel speaking.'],
+      [U, "Hi Mel, it's Josh Taylor from unit 4, 12 Bay Street in Coogee."],
+      [C, 'Hi Josh, how are you going?'],
+      [U, "Not great, to be honest. The hot water's been out since yesterday arvo. Cold showers only."],
+      [C, 'Oh no. Is it the gas one, or the electric one?'],
+      [U, "It's the electric one in the laundry. There's a red light blinking on it, and the water's stone cold."],
+      [C, "Okay. Our plumber, Gary, looks after that building. He's got Wednesday afternoon free, between one and five?"],
+      [U, "Wednesday arvo I'm at work, and there's no one home. Anything on Thursday?"],
+      [C, 'Let me just check his diary. Thursday between eight and twelve?'],
+      [U, "Yeah, Thursday morning's fine, I can work from home."],
+      [C, "Easy. I'll book Gary in for Thursday between eight and twelve. Oh, one thing: could you text me a photo of the sticker on the side of the unit, with the model number? Then he can bring the right parts."],
+      [U, "Sure, I'll text it to you tonight when I get home."],
+      [C, "Perfect. And if he needs to order a part, I'll give you a ring to sort out another time."],
+      [U, "No worries. I won't be charged for any of this, will I?"],
+      [C, "No, the hot water system is the landlord's responsibility."],
+      [U, 'Good. Thanks Mel.'],
+      [C, 'No worries, Josh. Hang in there.'],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['plumber'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-01-21',
+          details: [['8', 'eight'], ['12', 'noon', 'twelve']],
+        },
+        { titleKeywords: ['photo'], intent: 'message', ownerRole: 'USER', dueDate: '2027-01-19', intentMetadata: { providerHint: 'sms' } },
+        { titleKeywords: ['part'], intent: 'call', ownerRole: 'CONTACT', dueDate: null, conditional: true },
+      ],
+      headline: {
+        title: [['hot water'], ['plumber', 'repair', 'fix', 'thursday', 'visit', 'book']],
+        summary: [['josh', 'taylor', 'mel', 'cooper'], ['hot water'], ['plumber', 'gary', 'thursday']],
+        outcome: [['plumber', 'gary'], ['thursday', '21 jan', 'january 21', '21st']],
+        avoid: ['arvo'],
+      },
+      tone: ['friendly', 'casual', 'conversational'],
+    },
+  }),
+
+  // Monday 1 February 2027, 14:10 in New York (EST). "This Friday" = Fri 5 February (the trip); "by Wednesday" =
+  // Wed 3 February; "tonight" = 1 February; "tomorrow" = Tue 2 February; "on Thursday" = Thu 4 February.
+  scripted({
+    name: 'everyday: school office chases a permission slip',
+    covers: 'school office (public body, the user) calls a parent: a form returned tomorrow, a fee paid by Wednesday with its amount, a lunch question that is no item, a conditional call about chaperoning',
+    recordedAt: '2027-02-01T19:10:00Z',
+    timeZone: 'America/New_York',
+    language: 'en-US',
+    userDisplayName: 'Denise Carter',
+    metadata: { contactName: 'Marcus Reed', organization: 'Lincoln Elementary School', direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [C, 'Hello, this is Marcus.'],
+      [U, "Hi Mr. Reed, this is Denise Carter from the front office at Lincoln Elementary. Nothing's wrong, Jayden's fine."],
+      [C, "Oh, phew. Hi Denise. What's up?"],
+      [U, "I'm just calling about the third grade trip to the science museum this Friday. We don't have Jayden's permission slip back yet."],
+      [C, "Ugh, I think it's still in his backpack. Sorry about that."],
+      [U, "That happens a lot, don't worry. It needs to be back by Wednesday, or he can't go, unfortunately."],
+      [C, "Okay. I'll sign it tonight and send it in with him tomorrow."],
+      [U, 'Perfect. And there\'s a fifteen dollar fee for the bus, which is also due Wednesday. You can pay it in the parent portal.'],
+      [C, "Fifteen dollars, got it. I'll pay it on the portal by Wednesday. Does he need to bring lunch?"],
+      [U, "No, the museum's providing lunch for the kids, so just a water bottle."],
+      [C, 'Great. Oh, and I ticked the box to chaperone on the form. Is that still needed?'],
+      [U, "Um, we think we have enough parents right now. But if someone drops out, I'll give you a call on Thursday."],
+      [C, 'Sounds good.'],
+      [U, 'Thanks so much, Mr. Reed. Have a good afternoon.'],
+      [C, 'You too, Denise. Bye.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['permission'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-02-02' },
+        { titleKeywords: ['fee'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-02-03', details: [['15', 'fifteen']] },
+        { titleKeywords: ['chaperon'], intent: 'call', ownerRole: 'USER', dueDate: '2027-02-04', conditional: true },
+      ],
+      headline: {
+        title: [['trip', 'permission', 'slip']],
+        summary: [['denise', 'carter', 'marcus', 'reed', 'jayden'], ['permission', 'slip', 'trip'], ['tomorrow', 'sign', 'return', 'send', 'wednesday']],
+        outcome: [['permission', 'slip'], ['tomorrow', 'sign', 'return', 'send']],
+        avoid: ['ugh', 'phew', 'um'],
+      },
+      amounts: ['15'],
+      tone: ['friendly', 'professional', 'conversational'],
+      sentiment: 'positive',
+    },
+  }),
+
+  // Thursday 3 December 2026, 14:00 in London (GMT). "Tuesday night" = Tue 1 December, "on Wednesday" = Wed 2 December
+  // (both past); "Monday at nine" = Mon 7 December, refused; "Wednesday the ninth at eleven" = Wed 9 December 2026,
+  // 11:00; "by tomorrow" = Fri 4 December.
+  scripted({
+    name: 'everyday: burst pipe claim, adjuster visit',
+    covers: 'home insurance claim: a reference and an excess that are no items, a question that is no item, an adjuster visit agreed after a refused slot (named third-party attendee, length), photos emailed to a spelled address, a claim form by post',
+    recordedAt: '2026-12-03T14:00:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Laura Bennett',
+    metadata: { contactName: 'Kwame Asante', organization: 'Shield Home Insurance', direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [C, 'Shield Home Insurance claims, Kwame speaking.'],
+      [U, 'Hi Kwame, this is Laura Bennett. I need to make a claim, a pipe burst under my kitchen sink on Tuesday night.'],
+      [C, "Oh no, I'm sorry to hear that, Laura. Is the water off now?"],
+      [U, "Yes, a plumber came out on Wednesday and fixed the pipe, but the kitchen floor is ruined. The laminate's all lifted."],
+      [C, "Right. I've opened a claim for you, the reference is H W 7 7 3 0 1. Your policy has a two hundred and fifty pound excess, just so you're aware."],
+      [U, "Okay. Will you cover the plumber's bill as well?"],
+      [C, "That'll depend on the loss adjuster's report, I'm afraid, so I can't say yet. Our adjuster, Fiona Marsh, will need to see the damage. She could come on Monday at nine."],
+      [U, "Monday at nine is tricky, I've got the school run. Is there anything later in the week?"],
+      [C, 'Let me have a look. She could do Wednesday the ninth at eleven.'],
+      [U, 'Wednesday at eleven is fine.'],
+      [C, "Lovely. I'll book Fiona in for Wednesday the ninth at eleven. It usually takes about an hour."],
+      [U, 'Great. Is there anything you need from me before then?'],
+      [C, "Yes, could you email us photos of the damage and the plumber's invoice? The address is claims at shieldhome dot co dot uk, shieldhome all one word."],
+      [U, "Claims at shieldhome dot co dot uk. I'll email those over by tomorrow."],
+      [C, "Perfect. And I'll post you a claim form to fill in, it should be with you early next week."],
+      [U, "Thanks, Kwame. That's really helpful."],
+      [C, "You're welcome, Laura. Good luck with the clear-up."],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['adjuster'], intent: 'meeting', ownerRole: 'CONTACT', dueDate: '2026-12-09',
+          intentMetadata: { proposedAt: '2026-12-09T11:00', durationMinutes: 60, attendees: [{ name: 'Fiona Marsh' }] },
+        },
+        { titleKeywords: ['photo'], intent: 'email', ownerRole: 'USER', dueDate: '2026-12-04', intentMetadata: { toEmail: 'claims@shieldhome.co.uk' } },
+        { titleKeywords: ['claim form'], intent: 'task', ownerRole: 'CONTACT', dueDate: null },
+      ],
+      headline: {
+        title: [['claim', 'burst', 'pipe', 'water damage', 'leak'], ['adjuster', 'visit', 'inspect', 'wednesday', 'open', 'lodg', 'book']],
+        summary: [['laura', 'bennett'], ['claim', 'burst', 'pipe', 'leak'], ['adjuster', 'fiona', 'wednesday', '9 dec', 'december 9', '9th']],
+        outcome: [['adjuster', 'fiona', 'visit', 'inspect'], ['wednesday', '9 dec', 'december 9', '9th']],
+        avoid: ['dot', 'shieldhome'],
+      },
+      amounts: ['250'],
+      tone: ['professional', 'empathetic', 'supportive', 'friendly'],
+    },
+  }),
+
+  // Saturday 16 January 2027, 10:45 in Los Angeles (PST). No dates said.
+  scripted({
+    name: 'everyday: solar cold call politely refused',
+    covers: 'a sales call refused politely: an offer to send information declined, a percentage that is no item, no action items; a polite refusal is not negative',
+    recordedAt: '2027-01-16T18:45:00Z',
+    timeZone: 'America/Los_Angeles',
+    language: 'en-US',
+    userDisplayName: 'Nicole Harper',
+    metadata: { contactName: 'Brandon Ellis', organization: 'SunBright Solar', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [U, 'Hello?'],
+      [C, 'Hi, is this Nicole Harper?'],
+      [U, 'Yes, this is Nicole.'],
+      [C, "Hi Nicole, this is Brandon with SunBright Solar. How are you doing today?"],
+      [U, "I'm okay, thanks. What's this about?"],
+      [C, "We're working in your neighborhood this month, and homeowners on your street are saving up to forty percent on their electric bills with solar. I'd love to set up a free home assessment, it only takes about thirty minutes."],
+      [U, "Oh, um, thanks, but we actually rent, so the roof isn't really ours to decide on."],
+      [C, 'I hear you. A lot of renters pass it on to their landlord. I could send you some info for him?'],
+      [U, "Honestly, I don't think he'd go for it, and I'd rather not. But thanks."],
+      [C, "No problem at all. Can I ask roughly what your electric bill is each month?"],
+      [U, "Sorry, I'd rather not get into it. I'm just not interested right now."],
+      [C, 'Totally understand. Thanks for your time, Nicole, have a great weekend.'],
+      [U, 'You too, bye.'],
+    ],
+    expected: {
+      actionItems: [],
+      headline: {
+        title: [['solar']],
+        summary: [['brandon', 'sunbright', 'nicole', 'harper'], ['solar'], ['declin', 'refus', 'not interest', 'turned down', 'rent', 'pass']],
+        outcome: [['declin', 'refus', 'not interest', 'turned down', 'rent', 'pass']],
+        avoid: ['um'],
+      },
+      tone: ['friendly', 'professional', 'conversational'],
+      callType: 'sales',
+      sentiment: 'neutral',
+    },
+  }),
+
+  // Sunday 22 November 2026, 16:20 in Sydney (AEDT). "Saturday's game" is no date to resolve: nothing is arranged.
+  scripted({
+    name: 'everyday: wrong number',
+    covers: 'a misdialled call: a phone number said in words and a name that are no items, no action items, no outcome',
+    recordedAt: '2026-11-22T05:20:00Z',
+    timeZone: 'Australia/Sydney',
+    language: 'en-AU',
+    userDisplayName: 'Karen Walsh',
+    metadata: { contactName: 'Steve Morton', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [U, 'Karen speaking.'],
+      [C, "Oh, g'day, is that Dave? It's Steve from the cricket club, about Saturday's game."],
+      [U, "Sorry Steve, no, there's no Dave here. I think you've got the wrong number."],
+      [C, 'Oh, really? Is this oh four one two, five five five, three eight one?'],
+      [U, 'Close, but mine ends in three eight seven.'],
+      [C, 'Ah, I must have typed it in wrong. He only gave it to me last night at training, scribbled on the back of a beer mat.'],
+      [U, "Ha, that'll do it. A one and a seven look pretty similar when they're scribbled."],
+      [C, "Yeah, fair enough. Sorry to bother you on a Sunday afternoon, Karen."],
+      [U, "No worries at all, it happens. Good luck on Saturday."],
+      [C, "Cheers, we'll need it, we're playing the top side in the comp. Have a good one."],
+      [U, 'You too, bye.'],
+    ],
+    expected: {
+      actionItems: [],
+      headline: {
+        title: [['wrong number', 'misdial', 'wrong']],
+        summary: [['steve'], ['wrong number', 'misdial', 'wrong']],
+        avoid: ['oh four', 'five five five', 'three eight'],
+      },
+      tone: ['friendly', 'casual'],
+      callType: 'other',
+      sentiment: 'neutral',
+    },
+  }),
+
+  // Monday 18 January 2027, 11:05 in New York (EST). Only the pharmacy speaks: a message left for the user. "Thursday
+  // morning" / "Thursday after three" = Thu 21 January 2027; "by Wednesday" = Wed 20 January.
+  scripted({
+    name: 'everyday: pharmacy message, refill delayed',
+    covers: 'one-sided message from a pharmacy (only the contact speaks): a refill promised for Thursday, a copay amount, advice that is no item, a call-back asked of the absent user (owner null) with a number, a conditional call',
+    recordedAt: '2027-01-18T16:05:00Z',
+    timeZone: 'America/New_York',
+    language: 'en-US',
+    userDisplayName: 'Evelyn Park',
+    metadata: { contactName: 'Luis Ortega', organization: 'Midtown Pharmacy', phoneNumber: '212 555 0187', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [C, 'Hi, this message is for Evelyn Park. This is Luis from Midtown Pharmacy on Second Avenue.'],
+      [C, "I'm calling about your refill for the atorvastatin. Um, we're a little short on the twenty milligram tablets right now, sorry about that."],
+      [C, "We've ordered more from our supplier, and they should be in on Thursday morning."],
+      [C, "I'll have your refill, the full ninety-day supply, ready for pickup on Thursday after three."],
+      [C, 'Your copay is the same as last time, twelve dollars and fifty cents.'],
+      [C, "If you're about to run out before then, you can pick up a few days' worth in the meantime at no charge."],
+      [C, 'Could you call us back by Wednesday to confirm you still want the ninety-day supply and not thirty days? Our number is 212 555 0187.'],
+      [C, "And if the delivery's late for any reason, I'll give you a call."],
+      [C, 'Okay, thanks Evelyn, have a good day.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['refill'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-01-21' },
+        { titleKeywords: ['call'], intent: 'call', ownerRole: null, dueDate: '2027-01-20', intentMetadata: { phoneNumber: '212 555 0187' } },
+        { titleKeywords: ['call'], intent: 'call', ownerRole: 'CONTACT', dueDate: null, conditional: true },
+      ],
+      headline: {
+        title: [['refill', 'atorvastatin', 'prescription', 'medication']],
+        summary: [['luis', 'midtown', 'pharmacy'], ['refill', 'atorvastatin', 'prescription', 'medication'], ['thursday', '21 jan', 'january 21', '21st']],
+        outcome: [['thursday', '21 jan', 'january 21', '21st']],
+        avoid: ['um'],
+      },
+      amounts: ['12.50'],
+      tone: ['professional', 'friendly', 'informational'],
+      callType: 'voicemail',
+    },
+  }),
+
+  // Tuesday 2 February 2027, 17:45 in Sydney (AEDT). "On Saturday" = Sat 30 January (past); "tonight" = 2 February;
+  // "by Friday" = Fri 5 February; "Tuesday the ninth" = Tue 9 February 2027.
+  scripted({
+    name: 'everyday: electrician quotes for ceiling fans',
+    covers: 'a tradesperson\'s quote with a corrected amount (per fan and in total), a question that is no item, the written quote emailed to a spelled address, the user\'s answer by Friday, an install date held on a condition',
+    recordedAt: '2027-02-02T06:45:00Z',
+    timeZone: 'Australia/Sydney',
+    language: 'en-AU',
+    userDisplayName: 'Sarah Mitchell',
+    metadata: { contactName: 'Dean Russo', organization: 'Russo Electrical', direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [C, 'Russo Electrical, Dean speaking.'],
+      [U, "Hi Dean, it's Sarah Mitchell. You came round on Saturday to look at the ceiling fans for the bedrooms."],
+      [C, "Yeah, g'day Sarah. The house in Marrickville with the high ceilings, yeah?"],
+      [U, "That's the one. I was just wondering if you'd had a chance to work out a price."],
+      [C, 'I have, yeah. So for three fans, supply and install, with the wall controls, it comes to, um, five hundred and forty a fan. No, sorry, one eighty a fan. Five hundred and forty dollars all up, GST included.'],
+      [U, "Okay, that's less than I expected, actually. Does that include taking away the old light fittings?"],
+      [C, 'Yep, we take the old fittings and all the boxes away, no extra charge.'],
+      [U, 'Great. Could you put that in writing for me? My partner will want to see it.'],
+      [C, "No worries, I'll email you the quote tonight. What's your email?"],
+      [U, "It's sarah dot mitchell at bigpond dot com."],
+      [C, 'Sarah dot mitchell at bigpond dot com, got it.'],
+      [U, "Thanks. I'll have a look with my partner and let you know by Friday."],
+      [C, "Sounds good. If you go ahead, I'll hold Tuesday the ninth for the install. It's about a day's work."],
+      [U, 'Lovely. Thanks, Dean.'],
+      [C, 'Cheers Sarah, talk soon.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['quote'], intent: 'email', ownerRole: 'CONTACT', dueDate: '2027-02-02', intentMetadata: { toEmail: 'sarah.mitchell@bigpond.com' } },
+        { titleKeywords: ['quote'], intent: 'task', ownerRole: 'USER', dueDate: '2027-02-05' },
+        { titleKeywords: ['install'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-02-09', conditional: true },
+      ],
+      headline: {
+        title: [['fan'], ['quote', 'price', '540', 'five hundred and forty']],
+        summary: [['sarah', 'mitchell', 'dean', 'russo'], ['fan'], ['540', 'five hundred and forty', 'quote', 'price']],
+        outcome: [['540', 'five hundred and forty']],
+        avoid: ['dot', 'bigpond', 'um', 'g day'],
+      },
+      amounts: ['180', '540'],
+      tone: ['friendly', 'casual', 'conversational'],
+      sentiment: 'positive',
+    },
+  }),
+
+  // Friday 11 December 2026, 18:30 in Chicago (CST; already Saturday 12 December in UTC). "This afternoon" = 11 December
+  // (past); "today" and "now" = Fri 11 December.
+  scripted({
+    name: 'everyday: bank fraud check on a debit card',
+    covers: 'a bank\'s fraud team calls: a card digits and a time that are no items, a card blocked during the call (no item), a dispute opened today with its amount, a replacement card by mail (task, not email), a question that is no item, a conditional call-back; the local date differs from the UTC date',
+    recordedAt: '2026-12-12T00:30:00Z',
+    timeZone: 'America/Chicago',
+    language: 'en-US',
+    userDisplayName: 'Angela Moore',
+    metadata: { contactName: 'Chris Palmer', organization: 'Lakeshore Bank', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [U, 'Hello?'],
+      [C, 'Hi, am I speaking with Angela Moore?'],
+      [U, 'Yes, this is Angela.'],
+      [C, "Hi Angela, this is Chris Palmer from the fraud prevention team at Lakeshore Bank. I'm calling about some unusual activity on your debit card. Before we go on, I'll never ask for your PIN or your full card number."],
+      [U, "Oh. Okay, what's going on?"],
+      [C, 'Can you confirm the last four digits of the card in your wallet for me?'],
+      [U, "Um, it's 4 4 1 7."],
+      [C, 'Thank you. At four twelve this afternoon there was a purchase of one thousand two hundred and forty dollars at an electronics store in Miami. Was that you?'],
+      [U, "No! I'm in Chicago, I haven't been to Florida in years."],
+      [C, "Okay, I thought it looked off. I've blocked the card already, so nothing else can go through on it."],
+      [U, 'Oh my gosh. Thank you. What happens with the money?'],
+      [C, "I'll open a dispute for the twelve hundred and forty dollars today, and you'll usually see a temporary credit within two business days."],
+      [U, 'Okay. And I need a new card, right?'],
+      [C, "Yes, I'll order you a replacement card now. It'll come by mail to your home address in five to seven business days."],
+      [U, 'Should I report it to the police too?'],
+      [C, "You don't need to for a card dispute, we handle it from here. If we need anything else for the dispute, I'll give you a call back on this number."],
+      [U, 'Okay. Thanks, Chris, I really appreciate it.'],
+      [C, "You're welcome, Angela. Have a good evening."],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['dispute'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2026-12-11', details: [['1240', '1 240', 'twelve hundred']] },
+        { titleKeywords: ['card'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2026-12-11' },
+        { titleKeywords: ['call'], intent: 'call', ownerRole: 'CONTACT', dueDate: null, conditional: true },
+      ],
+      headline: {
+        title: [['fraud', 'suspicious', 'unauthori', 'transaction', 'charge', 'purchase', 'card']],
+        summary: [['chris', 'palmer', 'lakeshore', 'angela', 'moore'], ['fraud', 'suspicious', 'unauthori', 'transaction', 'charge', 'purchase'], ['block', 'dispute', 'replace', 'cancel', 'new card']],
+        outcome: [['block', 'dispute', 'replace', 'cancel', 'new card']],
+        avoid: ['4417', '4 4 1 7', 'um', 'gosh'],
+      },
+      amounts: ['1240'],
+      tone: ['professional', 'supportive', 'empathetic'],
+    },
+  }),
+
+  // Monday 21 December 2026, 10:00 in New York (EST). "Thursday the twenty-fourth" = Thu 24 December; "Friday the
+  // twenty-fifth" = Fri 25 December; "Saturday" = Sat 26 December. Nothing is arranged.
+  scripted({
+    name: 'everyday: library holiday hours, no actions',
+    covers: 'a public body answers a caller who only asks opening hours and about printing: questions answered, a price per page, no action items',
+    recordedAt: '2026-12-21T15:00:00Z',
+    timeZone: 'America/New_York',
+    language: 'en-US',
+    userDisplayName: 'Tanya Brooks',
+    metadata: { contactName: 'Howard Finch', organization: 'Brookfield Public Library', direction: 'INCOMING' },
+    everyday: 'tune',
+    lines: [
+      [U, 'Brookfield Public Library, this is Tanya, how can I help you?'],
+      [C, 'Hi Tanya, my name is Howard Finch. I just wanted to check your hours over the holidays.'],
+      [U, "Sure. This week we're open regular hours Monday to Wednesday, nine to eight. On Thursday the twenty-fourth we close early, at two."],
+      [C, "And Christmas Day you're closed, I assume."],
+      [U, "That's right, closed Friday the twenty-fifth, and we reopen on Saturday at ten."],
+      [C, 'Okay. And, um, can I still print things there? I need to print a form for the DMV.'],
+      [U, "Yes, the public printers are on the first floor. It's fifteen cents a page for black and white."],
+      [C, 'Fifteen cents, great. Do I need a library card for that?'],
+      [U, 'No, you can pay at the desk with cash or card.'],
+      [C, "Perfect, that's all I needed."],
+      [U, "You're welcome. Happy holidays!"],
+      [C, 'Happy holidays, thanks Tanya.'],
+    ],
+    expected: {
+      actionItems: [],
+      headline: {
+        title: [['hour', 'open', 'holiday', 'christmas', 'closing']],
+        summary: [['howard', 'finch', 'tanya', 'library', 'brookfield'], ['hour', 'open', 'holiday', 'christmas', 'clos']],
+        outcome: [['clos', 'open', 'hour']],
+        avoid: ['um'],
+      },
+      tone: ['friendly', 'professional', 'informational'],
+      callType: 'inquiry',
+    },
+  }),
+
+  // Tuesday 15 December 2026, 11:30 in London (GMT). Only the user speaks: a message left for a resident. "On Monday" =
+  // Mon 14 December (past); "on Thursday" = Thu 17 December; "by Friday" = Fri 18 December.
+  scripted({
+    name: 'everyday: council message about a missed bin',
+    covers: 'one-sided message left by a council officer (only the user speaks): a collection by the crew (a third party, owner null), a letter by post (task, not email), a call-back asked of the absent resident (owner null) with a number, a conditional promise, a note made during the call that is no item',
+    recordedAt: '2026-12-15T11:30:00Z',
+    timeZone: 'Europe/London',
+    userDisplayName: 'Graham Wells',
+    metadata: { contactName: 'Patricia Dunn', direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [U, "Hello Mrs Dunn, this is Graham Wells from Northbrook Council's waste services, returning your call about the missed bin collection on Hollis Road."],
+      [U, "I've checked with the crew, and I'm sorry, the lorry couldn't get down the road on Monday because of the parked cars."],
+      [U, 'The crew will come back for your recycling bin on Thursday morning, so you can just leave it where it is.'],
+      [U, "I've made a note on your account, so it's all logged, and there's no charge for the extra collection, of course."],
+      [U, "I'll also post you a letter with the new collection calendar, because the days change over Christmas and New Year."],
+      [U, "Could you ring me back by Friday to let me know the bin's been emptied? My direct line is 01632 960415."],
+      [U, "And, um, if it's missed again on Thursday, I'll raise it with the depot manager myself."],
+      [U, 'Thanks very much, and sorry again for the trouble. Bye for now.'],
+    ],
+    expected: {
+      actionItems: [
+        { titleKeywords: ['recycling'], intent: 'task', ownerRole: null, dueDate: '2026-12-17' },
+        { titleKeywords: ['letter'], intent: 'task', ownerRole: 'USER', dueDate: null },
+        { titleKeywords: ['call'], intent: 'call', ownerRole: null, dueDate: '2026-12-18', intentMetadata: { phoneNumber: '01632 960415' } },
+        { titleKeywords: ['depot'], intent: 'task', ownerRole: 'USER', dueDate: null, conditional: true },
+      ],
+      headline: {
+        title: [['bin', 'recycling', 'collection', 'waste']],
+        summary: [['graham', 'wells', 'northbrook', 'council', 'dunn'], ['bin', 'recycling', 'collection'], ['thursday', '17 dec', 'december 17', '17th']],
+        outcome: [['thursday', '17 dec', 'december 17', '17th']],
+        avoid: ['um', '01632', '960415'],
+      },
+      tone: ['professional', 'empathetic', 'informational'],
+      callType: 'voicemail',
+    },
+  }),
+
+  // Tuesday 5 January 2027, 09:20 in Chicago (CST). "Monday the eleventh, between eight and noon" = Mon 11 January,
+  // refused; "Tuesday the twelfth, between noon and four" = Tue 12 January 2027; "today" = 5 January.
+  scripted({
+    name: "everyday: son books his father's furnace tune-up",
+    covers: 'a relative books a visit for a parent: an address that is no item, a refused window then an agreed one kept in details, a price paid later by the user, an SMS confirmation to the father\'s number said in words, a conditional call by the user',
+    recordedAt: '2027-01-05T15:20:00Z',
+    timeZone: 'America/Chicago',
+    language: 'en-US',
+    userDisplayName: 'Kevin Nowak',
+    metadata: { contactName: 'Linda Barnes', organization: 'Prairie Heating and Cooling', direction: 'OUTGOING' },
+    everyday: 'tune',
+    lines: [
+      [C, 'Prairie Heating and Cooling, this is Linda.'],
+      [U, "Hi Linda, it's Kevin Nowak. I'm calling to set up a furnace tune-up for my dad, Frank Nowak. It's his house, but I handle this stuff for him."],
+      [C, "Sure, no problem, Kevin. What's the address?"],
+      [U, "It's 2218 West Belmont. He's had you guys out before, I think last winter."],
+      [C, 'Yep, I see Frank here. Okay, so the first opening I have is Monday the eleventh, between eight and noon.'],
+      [U, 'Monday morning is no good, he has dialysis on Mondays. Do you have anything later in the week?'],
+      [C, 'Let me just look. I could do Tuesday the twelfth, between noon and four.'],
+      [U, "Tuesday between noon and four works. He's home all afternoon."],
+      [C, "Great, I'll book the tech for Tuesday the twelfth, between noon and four. The tune-up is a flat hundred and twenty-nine dollars, and the invoice goes to whoever booked, so it'll come to you after the visit."],
+      [U, "Okay, great. I'll pay it online when it comes."],
+      [C, "Perfect. Could I get a phone number for your dad? I'll text him a confirmation today."],
+      [U, "Yeah, it's three one two, five five five, zero one four six."],
+      [C, '312 555 0146, got it.'],
+      [U, "And if he ends up with a hospital appointment that day, I'll call you to move it."],
+      [C, "That's fine, just give us a day's notice."],
+      [U, 'Will do. Thanks, Linda.'],
+      [C, 'You bet. Have a good one, Kevin.'],
+    ],
+    expected: {
+      actionItems: [
+        {
+          titleKeywords: ['tune'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-01-12',
+          details: [['12', 'noon', 'twelve'], ['4', 'four']],
+        },
+        { titleKeywords: ['invoice'], intent: 'task', ownerRole: 'USER', dueDate: null, details: [['129', 'hundred and twenty nine', 'one twenty nine']] },
+        {
+          titleKeywords: ['confirm'], intent: 'message', ownerRole: 'CONTACT', dueDate: '2027-01-05',
+          intentMetadata: { providerHint: 'sms', phoneNumber: '312 555 0146' },
+        },
+        { titleKeywords: ['call'], intent: 'call', ownerRole: 'USER', dueDate: null, conditional: true },
+      ],
+      headline: {
+        title: [['furnace', 'tune', 'heating'], ['tuesday', '12 jan', 'january 12', '12th', 'book', 'schedul', 'arrang']],
+        summary: [['kevin', 'nowak'], ['furnace', 'tune'], ['tuesday', '12 jan', 'january 12', '12th']],
+        outcome: [['tuesday', '12 jan', 'january 12', '12th'], ['noon', '12', 'twelve']],
+        avoid: ['555', 'three one two'],
+      },
+      amounts: ['129'],
+      tone: ['friendly', 'professional', 'conversational'],
+      callType: 'scheduling',
+      sentiment: 'positive',
+    },
+  }),
+];
