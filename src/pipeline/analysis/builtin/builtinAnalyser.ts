@@ -16,8 +16,9 @@ export const builtinAnalyserVersion = '2';
 export function createBuiltinAnalyser(): Analyser {
   return {
     async analyse(input) {
-      const description = describeConversation(input);
+      // Facts first: the description states what the call came to from its action items.
       const facts = extractFacts(input);
+      const description = describeConversation(input, facts);
       const analysis: Analysis = {
         schemaVersion: 2,
         ...description,

@@ -1,6 +1,9 @@
 import type { Analysis } from '../../../domain/analysis/analysisSchema.js';
 import type { AnalysisInput } from '../Analyser.js';
+import { buildGroundingCorpus } from '../grounding/groundingCorpus.js';
+import { findCallOutcome } from './describe/callOutcome.js';
 import { classifyCallType, classifyOutcome } from './describe/classifyCall.js';
+import { lexiconFor } from './facts/lexiconFor.js';
 import { describeSentiment } from './describe/describeSentiment.js';
 import { describeTone } from './describe/describeTone.js';
 import { groupSections } from './describe/groupSections.js';
@@ -21,7 +24,8 @@ export const emptyTranscriptWarning = 'The transcript has no speech to analyse';
 export const tooShortWarning = 'The call is too short for a full analysis';
 
 /**
- * The built-in analyser's description of a call, from rules, heuristics and lexicons (English
+ * The built-in analyser's description of a call (with its action items and dates, when given, the
+ * headline and the first bullet say what the call came to: see `findCallOutcome`), from rules, heuristics and lexicons (English
  * first; no language model). It never invents: every text is either taken from the transcript
  * (quoted or lightly trimmed, attributed to the speaker's display name) or a fixed template filled
  * with facts of the transcript and metadata (call type, outcome, keywords as said, speaker names).
@@ -33,7 +37,7 @@ export const tooShortWarning = 'The call is too short for a full analysis';
  * what can honestly be said (nulls and empty lists elsewhere) and a quality warning; an empty
  * transcript gets nulls, empty lists and a warning. Pure and synchronous.
  */
-export function describeConversation(input: AnalysisInput): ConversationDescription {
+export function describeConversation(input: AnalysisInput, facts?: Pick<Analysis, 'actionItems' | 'importantDates'>): ConversationDescription {
   const conversation = readConversation(input);
   if (conversation.utterances.length === 0) {
     return {
@@ -47,11 +51,13 @@ export function describeConversation(input: AnalysisInput): ConversationDescript
   const callType = classifyCallType(conversation);
   const conversationOutcome = classifyOutcome(conversation, salience, callType);
   const tags = pickTags(conversation, salience.keywordWeights);
-  const summary = summariseCall(conversation, salience);
+  const outcome = facts ? findCallOutcome(facts.actionItems ?? [], facts.importantDates ?? [], lexiconFor(input.transcript.language).lexicon.actions,
+    buildGroundingCorpus(input.transcript, input.metadata, input.recordedAt, input.timeZone)) : null;
+  const summary = summariseCall(conversation, salience, outcome);
   const qualityWarnings = conversation.tooShort ? [tooShortWarning] : summary.warnings;
   return {
     callType,
-    ...titleCall(conversation, callType, conversationOutcome, tags),
+    ...titleCall(conversation, callType, conversationOutcome, tags, outcome),
     conversationOutcome,
     executiveSummary: summary.executiveSummary,
     executiveSummaryBullets: summary.executiveSummaryBullets,

@@ -106,6 +106,11 @@ export function findViolations(analysis: Analysis, corpus: GroundingCorpus): Gro
   return violations;
 }
 
+/** Whether a free text states nothing the transcript and metadata do not support (the rule prose is held to). */
+export function isGroundedText(text: string, corpus: GroundingCorpus): boolean {
+  return textViolations(text, corpus).length === 0;
+}
+
 /** The unsupported emails, phone numbers, dates, amounts and names in a free text. */
 function textViolations(text: string, corpus: GroundingCorpus): Omit<GroundingViolation, 'path'>[] {
   const found: Omit<GroundingViolation, 'path'>[] = [];

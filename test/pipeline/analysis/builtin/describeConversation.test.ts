@@ -194,7 +194,8 @@ describe('describeConversation', () => {
     expect(description.callType).toBe('negotiation');
     expect(description.conversationOutcome).toBe('agreement');
     expect(description.suggestedTitle).toMatch(/^Negotiation with Sheila Brown: /);
-    expect(description.oneLineSummary).toMatch(/^A negotiation between Diane Carter and Sheila Brown about .+, ending in agreement\.$/);
+    // The metadata says the call was outgoing: who called whom, not only who spoke.
+    expect(description.oneLineSummary).toMatch(/^Diane Carter called Sheila Brown about .+, ending in agreement\.$/);
     expect(description.tags.length).toBeGreaterThan(0);
     expect(description.tags.length).toBeLessThanOrEqual(8);
     expect(description.tags.every((tag) => tag === tag.toLowerCase() && !/diane|sheila/.test(tag))).toBe(true);

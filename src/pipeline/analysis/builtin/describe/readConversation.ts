@@ -5,7 +5,7 @@ import { isNamedSpeaker } from '../facts/callParties.js';
 import { assignPhases } from './assignPhases.js';
 import { contextCue, goodbyeCue, greetingCue, matchTextOf, thanksCue } from './cues.js';
 import { splitSentences } from '../../text/sentences.js';
-import { SurfaceForms, isContentWord, keyOf, wordsOf, writtenWordsOf } from './words.js';
+import { SurfaceForms, isContentWord, keyOf, withoutAddresses, wordsOf, writtenWordsOf } from './words.js';
 
 /** Below this much speech (seconds) a call is too short for a full description (the specification's "about 15 seconds"). */
 const minSpeechSeconds = 15;
@@ -97,9 +97,11 @@ export function readConversation(input: AnalysisInput): Conversation {
       const written = writtenWordsOf(text);
       const words = written.map((word) => word.toLowerCase());
       const isTopicWord = (word: string) => isContentWord(word) && !nameWords.has(word.replace(/'s$/, ''));
-      const contentWords = words.filter(isTopicWord);
-      written.forEach((word, position) => {
-        if (isTopicWord(word.toLowerCase())) surfaces.add(word.replace(/'s$/, ''), position === 0);
+      // Topics come from the words outside addresses spelled aloud ("maria dot lopez at gmail dot com").
+      const topicWritten = writtenWordsOf(withoutAddresses(text));
+      const contentWords = topicWritten.map((word) => word.toLowerCase()).filter(isTopicWord);
+      topicWritten.forEach((word, position) => {
+        if (isTopicWord(word.toLowerCase())) surfaces.add(word.replace(/'s$/, ''), position === 0 && topicWritten[0] === written[0]);
       });
       const pleasantry = (greetingCue.test(matchText) || goodbyeCue.test(matchText) || thanksCue.test(matchText))
         && contentWords.length <= 1 && !contextCue.test(matchText);

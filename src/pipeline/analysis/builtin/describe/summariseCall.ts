@@ -2,6 +2,7 @@ import type { Analysis, bulletCategories } from '../../../../domain/analysis/ana
 import {
   agreementCue, blockerCue, commitmentCue, concernCue, contextCue, decisionCue, followUpCue, outcomeCue,
 } from './cues.js';
+import type { CallOutcome } from './callOutcome.js';
 import { quoteSentence, otherPartyName } from './quoting.js';
 import { speakerNameOf, type Conversation, type Utterance } from './readConversation.js';
 import { compressSentence, inThirdPerson } from './rephrase.js';
@@ -78,7 +79,7 @@ interface BulletSource {
  * ("I'll send" → "Diane will send"), and opened by its category ("Next steps: …"), so no bullet
  * is ever one of the prose sentences.
  */
-export function summariseCall(conversation: Conversation, salience: Salience): CallSummary {
+export function summariseCall(conversation: Conversation, salience: Salience, outcome: CallOutcome | null = null): CallSummary {
   const usable = conversation.utterances.filter((utterance) => utterance.usable);
   if (usable.length === 0) return { executiveSummary: null, executiveSummaryBullets: [], warnings: [] };
   const byScore = [...usable].sort((first, second) => salience.scores[second.index]! - salience.scores[first.index]! || first.index - second.index);
@@ -107,6 +108,11 @@ export function summariseCall(conversation: Conversation, salience: Salience): C
   // The schema's rule: 3 to 7 bullets, or none for a call too short to summarise; one or two
   // bullets would pass for a summary of a call they cannot cover.
   const enough = bullets.length >= bulletCount.min;
+  // The first bullet is what the call came to; the weakest of the rest gives way to it.
+  if (enough && outcome) {
+    if (bullets.length >= bulletCount.max) bullets.splice(weakestIndex(bullets), 1);
+    bullets.unshift({ text: clip(`Outcome: ${upperFirst(outcome.statement)}.`, maxBulletChars), category: 'outcome', importance: 'high', sourceSegmentIds: outcome.sourceSegmentIds });
+  }
   return {
     executiveSummary: executiveSummary || null,
     executiveSummaryBullets: enough ? bullets : [],
@@ -122,6 +128,18 @@ export function summariseCall(conversation: Conversation, salience: Salience): C
 function importanceOf(source: BulletSource, rankShare: number): SummaryBullet['importance'] {
   if (highImportanceCategories.has(source.category) || rankShare < 1 / 3) return 'high';
   return backgroundCategories.has(source.category) && rankShare >= 2 / 3 ? 'low' : 'medium';
+}
+
+/** The last bullet of the lowest importance. */
+function weakestIndex(bullets: readonly SummaryBullet[]): number {
+  const rank = { low: 0, medium: 1, high: 2 } as const;
+  let weakest = bullets.length - 1;
+  for (let index = bullets.length - 1; index >= 0; index--) if (rank[bullets[index]!.importance] < rank[bullets[weakest]!.importance]) weakest = index;
+  return weakest;
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -1,3 +1,4 @@
+import type { CallOutcome } from './callOutcome.js';
 import type { CallType, ConversationOutcome } from './classifyCall.js';
 import { isNamedSpeaker } from '../facts/callParties.js';
 import type { Conversation } from './readConversation.js';
@@ -33,29 +34,64 @@ export interface CallHeadline {
 }
 
 /**
- * The title ("Negotiation with Sheila Brown: contract, discount and renewal") and the one-line
- * summary ("A negotiation between Diane and Sheila Brown about contract, discount and renewal,
- * ending in agreement."), both templates filled with facts only: the call type and outcome found,
- * the call's top tags, the contact's name (the metadata's, or a resolved contact speaker's) and
- * the speakers' names. Null when there is nothing to say.
+ * The title and the one-line summary, as a person would write them: what the call came to when
+ * its action items say (see `findCallOutcome`): "Appointment moved to Tuesday 1 December at
+ * 2:30 pm" and "Maria Lopez called Janet Hughes at Dr. Patel's office about appointment and
+ * mum: appointment moved to Tuesday 1 December at 2:30 pm."; else templates of the call type,
+ * its top tags and its outcome label ("Negotiation with Sheila Brown: contract, discount and
+ * renewal"; "A negotiation between Diane and Sheila Brown about contract, discount and renewal,
+ * ending in agreement."). Facts only: the speakers' and contact's names, the metadata's
+ * organisation and direction, tags and outcome as found. Null when there is nothing to say.
  */
-export function titleCall(conversation: Conversation, callType: CallType | null, outcome: ConversationOutcome | null, tags: readonly string[]): CallHeadline {
+export function titleCall(
+  conversation: Conversation, callType: CallType | null, outcome: ConversationOutcome | null, tags: readonly string[], callOutcome: CallOutcome | null = null,
+): CallHeadline {
   const topics = joinAsList(tags.slice(0, titleTopics));
   const type = callType ?? 'other';
   const { contactName } = conversation;
   const counterpart = contactName ? `${type === 'voicemail' ? ' from' : ' with'} ${contactName}` : '';
-  const suggestedTitle = callType !== null || contactName || topics
-    ? clip(`${titleLabels[type]}${counterpart}${topics ? `: ${topics}` : ''}`, maxTitleChars)
-    : null;
+  const typeTitle = `${titleLabels[type]}${counterpart}`;
+  const suggestedTitle = callOutcome
+    ? clip(callOutcome.namesSubject ? upperFirst(callOutcome.statement) : `${topics ? upperFirst(joinAsList(tags.slice(0, 2))) : typeTitle}: ${callOutcome.statement}`, maxTitleChars)
+    : callType !== null || contactName || topics ? clip(`${typeTitle}${topics ? `: ${topics}` : ''}`, maxTitleChars) : null;
   if (!conversation.utterances.some((utterance) => utterance.usable)) return { suggestedTitle, oneLineSummary: null };
 
+  const about = topics ? ` about ${topics}` : '';
+  const caller = type === 'voicemail' ? null : whoCalledWhom(conversation);
+  if (callOutcome) {
+    const opening = caller ?? `${summaryOpenings[type]}${between(conversation, type)}`;
+    return { suggestedTitle, oneLineSummary: clip(`${opening}${about}: ${callOutcome.statement}.`, maxOneLineChars) };
+  }
+  const ending = outcome ? outcomeEndings[outcome] : '';
+  return { suggestedTitle, oneLineSummary: clip(`${caller ?? `${summaryOpenings[type]}${between(conversation, type)}`}${about}${ending}.`, maxOneLineChars) };
+}
+
+/** " between Diane and Sheila Brown", " from Sheila Brown" (a voicemail), or nothing when nobody is named. */
+function between(conversation: Conversation, type: CallType): string {
   const participants = participantsOf(conversation);
-  const between = participants.length === 0 ? ''
+  return participants.length === 0 ? ''
     : participants.length === 1 ? `${type === 'voicemail' ? ' from' : ' with'} ${participants[0]}`
       : ` between ${joinAsList(participants)}`;
-  const about = topics ? ` about ${topics}` : '';
-  const ending = outcome ? outcomeEndings[outcome] : '';
-  return { suggestedTitle, oneLineSummary: clip(`${summaryOpenings[type]}${between}${about}${ending}.`, maxOneLineChars) };
+}
+
+/**
+ * "Maria Lopez called Janet Hughes at Dr. Patel's office" (an outgoing call) or "Janet Hughes from
+ * Dr. Patel's office called Maria Lopez" (incoming), from the metadata's direction and
+ * organisation and the named user and contact; null when the direction or a name is not known.
+ */
+function whoCalledWhom(conversation: Conversation): string | null {
+  const { metadata, transcript } = conversation.input;
+  const user = transcript.speakers.find((speaker) => speaker.role === 'USER' && isNamedSpeaker(speaker))?.displayName.trim();
+  const contact = conversation.contactName;
+  if (!user || !contact || !metadata.direction) return null;
+  const organization = metadata.organization?.trim();
+  return metadata.direction === 'OUTGOING'
+    ? `${user} called ${contact}${organization ? ` at ${organization}` : ''}`
+    : `${contact}${organization ? ` from ${organization}` : ''} called ${user}`;
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

@@ -32,8 +32,8 @@ needs needed take takes took put try trying tried give gives gave keep use used 
 speaking hear heard guess suppose feel felt
 good great fine nice thanks thank please sorry cool awesome perfect glad happy
 today tomorrow yesterday tonight morning afternoon evening night day days week weeks month months year years time times minute
-minutes hour hours second seconds moment monday tuesday wednesday thursday friday saturday sunday weekend
-call calls calling called phone line
+minutes hour hours second seconds moment noon midday midnight past o'clock am pm monday tuesday wednesday thursday friday saturday sunday weekend
+call calls calling called phone line dot
 zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen
 twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion percent cent half dozen couple
 first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth fourteenth eighteenth twentieth
@@ -44,6 +44,17 @@ sounds sounded talked spoke walk join joined show showed find found understand u
 back away another nobody nothing anything everything everyone everybody anybody somebody already else afraid apologies
 love lovely wonderful adorable funny fantastic brilliant amazing excellent fair pleased terrible horrible awful beautiful
 `.trim().split(/\s+/));
+
+/**
+ * An e-mail address or web address said aloud ("maria dot lopez at gmail dot com", "shieldhome
+ * dot com") or written: its words are pieces of an address, never what a call is about.
+ */
+const spokenAddress = /\b[\p{L}\p{N}_-]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[\p{L}\p{N}_-]+)*\s+at\s+[\p{L}\p{N}_-]+(?:\s+dot\s+[\p{L}\p{N}_-]+)+\b|\b[\p{L}\p{N}_-]+(?:\s+dot\s+[\p{L}\p{N}_-]+)+\b|\S+@\S+/giu;
+
+/** The text with addresses said or written (see {@link spokenAddress}) blanked out: what is left can name topics. */
+export function withoutAddresses(text: string): string {
+  return text.replace(spokenAddress, ' ');
+}
 
 /** The words of a text as written, in order (curly apostrophes straightened). */
 export function writtenWordsOf(text: string): string[] {

@@ -46,6 +46,13 @@ export interface ActionWords {
   imperativeLeads: readonly string[];
   /** A question that asks rather than promises ("When will I get it?", "Do you think I'll need …?"): no commitment. */
   questionOpener: RegExp;
+  /** A turn that opens by accepting what the other party proposed or asked ("yes", "that works", "go on then"). */
+  acceptance: RegExp;
+  /** A turn that turns down what the other party asked ("I'm afraid", "that has to go by post", "I can't"). */
+  refusal: RegExp;
+  /** Verbs that put an appointment in a diary when a day and time go with them ("move her to Tuesday at 2:30", "put Biscuit down for …"). */
+  slotVerbs: RegExp;
+
   /** Prepositions before a date dropped with it from a title ("send it *on* Friday"). */
   datePrepositions: readonly string[];
   /** Where the object of an action ends ("the contract *to* Sheila"): the email subject is what comes before. */
@@ -75,6 +82,8 @@ export interface ActionWords {
   providerHints: readonly { pattern: RegExp; hint: (typeof providerHints)[number] }[];
   /** Words naming a meeting ("appointment", "conversation"): a length said right before one is the meeting's ("a thirty minute appointment"). */
   meetingNouns: readonly string[];
+  /** Verbs (word starts) that say a booking was moved rather than made ("move", "reschedul"): the headline says "moved to". */
+  movedVerbs: readonly string[];
   /** The action points back to a number said before ("call you back on *that number*"). */
   numberReference: RegExp;
   /** A meeting place said in the clause ("at our office"): captured as `location`. */

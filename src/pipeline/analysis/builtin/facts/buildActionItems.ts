@@ -11,6 +11,7 @@ import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
 import { laterDateTime, turnsOf } from './nearbyEvidence.js';
+import { anyOfWords } from '../../text/regexWords.js';
 
 /**
  * The action items of a call, one per action cue (see `findActionCues`), merged where several
@@ -34,7 +35,7 @@ export function buildActionItems(
     const cues = findActionCues(facts.sentence, words);
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
-      if (!speaker) continue;
+      if (!speaker || !standsAfterTheReply(cue, facts, call, words)) continue;
       const action = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
       placed.push({
         ...action,
@@ -60,19 +61,24 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const { facts, parties, words } = context;
   const addressee = parties.other(speaker.speakerId);
   const owner = cue.kind === 'commitment' || cue.kind === 'selfReminder' ? speaker : cue.kind === 'request' ? addressee : null;
-  const intent = cue.kind === 'selfReminder' ? 'reminder' : words.intents.find((row) => row.pattern.test(cue.clause))?.intent ?? 'task';
   const said = dateOf(cue, facts.dates, cuesInSentence);
+  const listed = cue.kind === 'selfReminder' ? 'reminder' : words.intents.find((row) => row.pattern.test(cue.clause))?.intent ?? 'task';
+  // "I'll move her to Tuesday at 2:30", "I'll put Biscuit down for Thursday at 5:30": a day and a
+  // time put in a diary are an appointment, whatever the verb.
+  const slotted = listed === 'task' && (cue.kind === 'commitment' || cue.kind === 'joint') && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
+  const intent = slotted ? 'meeting' : listed;
   // "We should meet up" … "The 15th at noon?": a meeting takes the time agreed in the next turns.
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
   const when = agreed?.when ?? said;
   const dueDate = when?.date ?? (words.immediacy.test(cue.part.text) ? context.callDate : null);
   const removable = [...facts.dates.map((mention) => mention.text), ...facts.amounts.filter((amount) => amount.kind === 'duration').map((amount) => amount.text)];
-  const title = actionTitle(cue.clause, removable, {
+  const titleAsSaid = actionTitle(cue.clause, removable, {
     speakerName: speaker.displayName,
     addresseeName: addressee?.displayName ?? null,
     ownerIsSpeaker: owner === speaker,
     ownerIsAddressee: owner !== null && owner === addressee,
   }, words);
+  const title = slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words) : titleAsSaid;
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const item: AnalysisActionItem = {
@@ -89,6 +95,55 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
     }),
   };
   return { item, kind: cue.kind, speakerId: speaker.speakerId };
+}
+
+/**
+ * Whether an action still stands once the other party has answered: a "can we …?" proposal only
+ * when the answer opens by accepting it ("Can we move it to next week?" – "Let me look…" is a
+ * question, no action), and a request not when the answer turns it down ("Could you email me a
+ * confirmation?" – "It has to go to the patient, though, so I'll post it": the post is the
+ * action, not the email).
+ */
+function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
+  if (cue.kind !== 'request' && !(cue.kind === 'joint' && facts.sentence.isQuestion)) return true;
+  const reply = replyTo(facts, call);
+  if (cue.kind === 'joint') return reply !== null && words.acceptance.test(reply);
+  return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
+}
+
+/** The text of the other speaker's next turn (the sentences until the speaker changes again); null when nobody answers. */
+function replyTo(facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
+  const asker = facts.sentence.segment.speakerId;
+  const after = call.filter((other) => other.sentence.segmentIndex > facts.sentence.segmentIndex);
+  const start = after.findIndex((other) => other.sentence.segment.speakerId !== asker);
+  if (start < 0) return null;
+  const replier = after[start]!.sentence.segment.speakerId;
+  const end = after.findIndex((other, index) => index > start && other.sentence.segment.speakerId !== replier);
+  return after.slice(start, end < 0 ? undefined : end).map((other) => other.sentence.text).join(' ');
+}
+
+/** Sentences looked back over for what an appointment is. */
+const LOOK_BACK_SENTENCES = 4;
+
+/** The sentences before the cue, latest first: the cue's own sentence up to the cue, then up to {@link LOOK_BACK_SENTENCES} before it. */
+function textsBefore(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[]): string[] {
+  const at = call.indexOf(facts);
+  const earlier = call.slice(Math.max(0, at - LOOK_BACK_SENTENCES), Math.max(0, at)).map((other) => other.sentence.text).reverse();
+  return [facts.sentence.text.slice(0, cue.part.index), ...earlier];
+}
+
+/**
+ * A slot put in a diary, titled by what it is: "Appointment with Dr. Patel" for "I'll move her to
+ * Tuesday the first at two thirty with Dr. Patel" when the call named the appointment shortly
+ * before; the title as said when it did not.
+ */
+function appointmentTitle(title: string, cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const nouns = words.meetingNouns.filter((noun) => !['call', 'chat', 'conversation', 'slot'].includes(noun));
+  const nounPattern = new RegExp(`\\b(${anyOfWords(nouns)})s?\\b`, 'i');
+  const noun = [cue.clause, ...textsBefore(cue, facts, call)].map((text) => nounPattern.exec(text)?.[1]).find(Boolean);
+  if (!noun) return title;
+  const withWhom = /\bwith\s+((?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)/u.exec(cue.clause)?.[1];
+  return `${noun.charAt(0).toUpperCase()}${noun.slice(1).toLowerCase()}${withWhom ? ` with ${withWhom}` : ''}`;
 }
 
 /** The first dated mention in the cue's part; else in the sentence when the sentence holds this one action only. */

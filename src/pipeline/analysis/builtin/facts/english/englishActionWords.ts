@@ -78,6 +78,18 @@ export const englishActionWords: ActionWords = {
   imperativeVerbs: ['send', 'email', 'e-mail', 'call', 'ring', 'text', 'forward', 'give', 'drop', 'book', 'schedule', 'remind', 'whatsapp', 'message'],
   imperativeObjects: ['me', 'us', 'him', 'her', 'them', 'it', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'those', 'these', 'back', 'over', 'out', 'up', 'to', 'in'],
   imperativeLeads: ['and', 'so', 'just', 'also', 'oh', 'then', 'okay', 'ok', 'well', 'yes', 'yeah', 'sure'],
+  acceptance: new RegExp(
+    `^(?:(?:oh|um|uh|well|ok(?:ay)?|right|brilliant|lovely|great|perfect|cheers)[,.!\\s]+)*`
+    + `(?:yes|yeah|yep|yup|sure|of course|absolutely|definitely|certainly|no problem|that works|that${A}s (?:fine|great|perfect|lovely|brilliant)|`
+    + `sounds (?:good|great|perfect)|perfect|great|lovely|brilliant|fine|ok(?:ay)?|go on then|deal|will do|happy to|that would be (?:great|lovely|perfect))\\b`,
+    'i',
+  ),
+  refusal: new RegExp(
+    `\\b(?:I${A}m afraid|afraid (?:not|we can${A}t|I can${A}t)|unfortunately|(?:I|we) can${A}?not|(?:I|we) can${A}t|won${A}t be able|(?:not|un)able to|`
+    + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead)\\b`,
+    'i',
+  ),
+  slotVerbs: /^(?:move|reschedule|rebook|put\s+(?:\S+\s+){1,3}?(?:down|in)|book\s+(?:\S+\s+){1,3}?in|pencil\s+(?:\S+\s+){1,3}?in)\b/i,
   questionOpener: /^(?:do|does|did|what|when|where|why|how|who|which|is|are|am|will|would|should|shall|can|could|have|has)\b/i,
   datePrepositions: ['for', 'on', 'at', 'by', 'in', 'to', 'until', 'till', 'before', 'after', 'around', 'from', 'starting'],
   objectEnd: /(?:^|\s+)(?:to|for|with|by|about|on|at|in|from|and|so)\s|[,;:]/i,
@@ -116,6 +128,8 @@ export const englishActionWords: ActionWords = {
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
     { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz)\b/i, replacement: 'call $1' },
     { pattern: /^send (?:it|that|them|this) over\b/i, replacement: 'send it' },
+    // "Ring Graham back": ringing is calling.
+    { pattern: /^ring\b/i, replacement: 'call' },
   ],
   priority: {
     high: /\b(?:urgent(?:ly)?|asap|a\.s\.a\.p\.?|as soon as possible|immediately|right away|straight away|today|tonight|top priority|critical|time[- ]sensitive)\b/i,
@@ -150,6 +164,7 @@ export const englishActionWords: ActionWords = {
     { pattern: /\bsms\b|\btext(?: message)?\b/i, hint: 'sms' },
   ],
   meetingNouns: ['meeting', 'appointment', 'conversation', 'call', 'session', 'interview', 'chat', 'consultation', 'visit', 'slot', 'catch-up', 'catch up'],
+  movedVerbs: ['move', 'moved', 'moving', 'reschedul', 'rebook', 'rearrang', 'push it back', 'bring it forward'],
   numberReference: /\b(?:that|this|the same|the) (?:number|mobile|line)\b/i,
   // Up to three words may name the place ("at our Parkside Road surgery", "at the Corner Café").
   location: new RegExp(
