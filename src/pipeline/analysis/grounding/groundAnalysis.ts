@@ -86,7 +86,9 @@ export function findViolations(analysis: Analysis, corpus: GroundingCorpus): Gro
     }
     const pointer = `/${path.join('/')}`;
     if (typeof value === 'number') {
-      if (key === 'value' && !isGroundedNumber(String(Math.abs(value)), corpus)) violations.push({ path: pointer, kind: 'amount', value: String(value) });
+      // 23.5 was said as "23.50" or "twenty-three dollars fifty": its digits with the cents, 2350.
+      const digits = Number.isInteger(value) ? String(Math.abs(value)) : Math.abs(value).toFixed(2).replace('.', '');
+      if (key === 'value' && !isGroundedNumber(digits, corpus)) violations.push({ path: pointer, kind: 'amount', value: String(value) });
       return;
     }
     if (typeof value !== 'string') return;

@@ -71,7 +71,10 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
   const when = agreed?.when ?? said;
   const dueDate = when?.date ?? (words.immediacy.test(cue.part.text) ? context.callDate : null);
-  const removable = [...facts.dates.map((mention) => mention.text), ...facts.amounts.filter((amount) => amount.kind === 'duration').map((amount) => amount.text)];
+  // A window ("between eight and noon") is what the other party must plan around: it stays.
+  const window = words.timeWindow.exec(cue.clause)?.[0].toLowerCase();
+  const removable = [...facts.dates.map((mention) => mention.text), ...facts.amounts.filter((amount) => amount.kind === 'duration').map((amount) => amount.text)]
+    .filter((said) => !window?.includes(said.toLowerCase()));
   const titleAsSaid = actionTitle(cue.clause, removable, {
     speakerName: speaker.displayName,
     addresseeName: addressee?.displayName ?? null,
@@ -122,20 +125,16 @@ function replyTo(facts: SentenceFacts, call: readonly SentenceFacts[]): string |
   return after.slice(start, end < 0 ? undefined : end).map((other) => other.sentence.text).join(' ');
 }
 
-/** Sentences looked back over for what an appointment is. */
-const LOOK_BACK_SENTENCES = 4;
-
-/** The sentences before the cue, latest first: the cue's own sentence up to the cue, then up to {@link LOOK_BACK_SENTENCES} before it. */
+/** The sentences before the cue, latest first: the cue's own sentence up to the cue, then every sentence before it. */
 function textsBefore(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[]): string[] {
-  const at = call.indexOf(facts);
-  const earlier = call.slice(Math.max(0, at - LOOK_BACK_SENTENCES), Math.max(0, at)).map((other) => other.sentence.text).reverse();
+  const earlier = call.slice(0, Math.max(0, call.indexOf(facts))).map((other) => other.sentence.text).reverse();
   return [facts.sentence.text.slice(0, cue.part.index), ...earlier];
 }
 
 /**
  * A slot put in a diary, titled by what it is: "Appointment with Dr. Patel" for "I'll move her to
- * Tuesday the first at two thirty with Dr. Patel" when the call named the appointment shortly
- * before; the title as said when it did not.
+ * Tuesday the first at two thirty with Dr. Patel" when the call named the appointment before
+ * (the latest meeting noun said); the title as said when it did not.
  */
 function appointmentTitle(title: string, cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
   const nouns = words.meetingNouns.filter((noun) => !['call', 'chat', 'conversation', 'slot'].includes(noun));

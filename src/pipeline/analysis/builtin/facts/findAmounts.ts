@@ -57,9 +57,15 @@ function amountPatterns(amounts: AmountWords, numbers: NumberWords): AmountPatte
     },
     {
       kind: 'money',
-      // "pounds of flour" is a weight.
-      pattern: new RegExp(`${number}${multiplier}\\s+(?<currency>${anyOfWords(Object.keys(amounts.currencyWords))})\\b(?!\\s+of\\b)`, 'gi'),
-      read: (groups) => money(amounts.currencyWords[(groups.currency ?? '').toLowerCase()] ?? null)(groups),
+      // "pounds of flour" is a weight. Cents said after the currency word ("eighty-four euro
+      // twenty", "twenty-three dollars fifty") belong to it, unless a unit follows them.
+      pattern: new RegExp(`${number}${multiplier}\\s+(?<currency>${anyOfWords(Object.keys(amounts.currencyWords))})\\b(?!\\s+of\\b)`
+        + `(?:\\s+(?:and\\s+)?(?<cents>\\d{1,2}|${numberWordsSource(numbers)})\\b(?![\\s-]*(?:percent|per\\s*cent|%|[a-z]+s)\\b))?`, 'gi'),
+      read: (groups) => {
+        const base = money(amounts.currencyWords[(groups.currency ?? '').toLowerCase()] ?? null)(groups);
+        const cents = groups.cents === undefined ? null : /\d/.test(groups.cents) ? Number(groups.cents) : parseNumberWords(groups.cents, numbers);
+        return base.value !== null && cents !== null && cents >= 1 && cents <= 99 ? { ...base, value: Math.round((base.value + cents / 100) * 100) / 100 } : base;
+      },
     },
     {
       kind: 'percentage',

@@ -67,8 +67,26 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
     for (const mention of overlapping) found.splice(found.indexOf(mention), 1);
     found.push(day);
   }
-  const dated = withRelativeAnchorsResolved(joinedDateAndTime(found.sort((first, second) => first.start - second.start), written.text), written.text, words);
+  const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
+  const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words);
   return dated.map((mention) => asDateMention(mention, sentence, written, clock, words));
+}
+
+/**
+ * "Tuesday the 1st of December": a weekday just before a full date ("the 1st of December" is read
+ * apart, the weekday alone would be the next Tuesday) is part of it: one mention, the date's.
+ */
+function withWeekdaysJoined(found: readonly FoundDate[], text: string): FoundDate[] {
+  const joined: FoundDate[] = [];
+  for (const mention of found) {
+    const previous = joined.at(-1);
+    if (previous && previous.hasDay && !previous.certainDate && mention.certainDate && /^,?\s+(?:the\s+)?$/i.test(text.slice(previous.end, mention.start))) {
+      joined[joined.length - 1] = { ...mention, start: previous.start };
+    } else {
+      joined.push(mention);
+    }
+  }
+  return joined;
 }
 
 function chronoMentions(text: string, clock: CallClock, words: DateWords, today: WallClock): FoundDate[] {
