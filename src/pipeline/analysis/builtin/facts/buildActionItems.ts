@@ -35,7 +35,7 @@ export function buildActionItems(
     const cues = findActionCues(facts.sentence, words);
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
-      if (!speaker || !standsAfterTheReply(cue, facts, call, words)) continue;
+      if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call)) continue;
       const action = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
       placed.push({
         ...action,
@@ -112,6 +112,35 @@ function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonl
   const reply = replyTo(facts, call);
   if (cue.kind === 'joint') return reply !== null && words.acceptance.test(reply);
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
+}
+
+/**
+ * Things said as actions that the call itself settles: "Let me just check the evening slots.
+ * Thursday at five thirty?" (the check is done on the line: the same turn goes on with its
+ * result), and a need that explains why the caller asks ("I need to make a claim", "Can I still
+ * print there? I need to print a form": the reason for the call or for the question, answered in
+ * it, not a promise).
+ */
+function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[]): boolean {
+  if (cue.kind !== 'commitment') return false;
+  const lead = cue.part.text.slice(0, cue.part.text.indexOf(cue.clause.split(/\s+/)[0]!));
+  const turn = turnAround(facts, call);
+  if (/\blet me\s+(?:just\s+)?$/i.test(lead) && /^(?:check|look|see)\b/i.test(cue.clause)) return turn.indexOf(facts) < turn.length - 1;
+  if (!/\bI (?:need|have|['’]ve got|want) to\s+$/i.test(lead)) return false;
+  // The call's first two turns: the answer to the phone and why the caller rang.
+  const opensTheCall = (turnsOf(call).get(facts.sentence.segmentIndex) ?? 0) <= 1;
+  return opensTheCall || turn.some((other) => other.sentence.isQuestion);
+}
+
+/** The sentences of the speaker's turn that holds `facts` (until the speaker changes, either way). */
+function turnAround(facts: SentenceFacts, call: readonly SentenceFacts[]): SentenceFacts[] {
+  const at = call.indexOf(facts);
+  const speaker = facts.sentence.segment.speakerId;
+  let start = at;
+  while (start > 0 && call[start - 1]!.sentence.segment.speakerId === speaker) start--;
+  let end = at;
+  while (end + 1 < call.length && call[end + 1]!.sentence.segment.speakerId === speaker) end++;
+  return call.slice(start, end + 1);
 }
 
 /** The text of the other speaker's next turn (the sentences until the speaker changes again); null when nobody answers. */
