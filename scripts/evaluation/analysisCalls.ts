@@ -95,7 +95,7 @@ export interface ExpectedHeadline {
   summary: string[][];
   /** Groups the first of `executiveSummaryBullets` (the outcome) must match; omitted when the call has no outcome to state. */
   outcome?: string[][];
-  /** Words that must appear in none of title, one-line summary or bullets (fragments of an address or a number said in the call, filler). */
+  /** Words that must appear in none of title, one-line summary or first bullet (fragments of an address or a number said in the call, filler). */
   avoid?: string[];
 }
 

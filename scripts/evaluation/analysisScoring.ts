@@ -279,7 +279,7 @@ export interface HeadlineScore {
   titleRight?: boolean;
   summaryRight?: boolean;
   outcomeRight?: boolean;
-  /** `avoid` words found in the title, one-line summary or bullets. */
+  /** `avoid` words found in the title, the one-line summary or the first bullet. */
   avoidedWordsFound: string[];
 }
 
@@ -290,7 +290,8 @@ export function scoreHeadline(expected: ExpectedHeadline | undefined, analysis: 
   if (!expected) return { bulletCountValid, bulletCount: bullets.length, avoidedWordsFound: [] };
   const title = analysis.suggestedTitle ?? '';
   const summary = analysis.oneLineSummary ?? '';
-  const everything = [title, summary, ...bullets.map((bullet) => bullet.text)].join(' ');
+  // The headline proper: title, one-line summary and the outcome bullet (the other bullets quote the call and may carry its numbers).
+  const everything = [title, summary, bullets[0]?.text ?? ''].join(' ');
   return {
     bulletCountValid,
     bulletCount: bullets.length,

@@ -2,6 +2,7 @@ import type { Analysis, AnalysisActionItem } from '../../../../domain/analysis/a
 import { isGroundedText } from '../../grounding/groundAnalysis.js';
 import type { GroundingCorpus } from '../../grounding/groundingCorpus.js';
 import { anyOfWords } from '../../text/regexWords.js';
+import { withoutAddresses } from './words.js';
 
 /** What a call came to, said in one clause: the headline's second half and the first summary bullet. */
 export interface CallOutcome {
@@ -51,8 +52,12 @@ export function findCallOutcome(
     if (noun) statement = when ? `${noun} ${moved ? 'moved to' : 'booked for'} ${when}` : `${noun} ${moved ? 'moved' : 'booked'}`;
     else statement = `${lowerFirst(primary.title.replace(/[.!?]+$/, ''))}${when ? `, ${when}` : ''}`;
   } else {
-    const action = lowerFirst(primary.title.replace(/[.!?]+$/, ''));
-    statement = `${primary.ownerDisplayName} will ${action}${when ? ` by ${when}` : ''}`;
+    // An address said aloud in the title ("to claims at harbourmutual dot co dot uk") is a detail
+    // of the item, not of the headline.
+    const action = lowerFirst(withoutAddresses(primary.title).replace(/\s+(?:to|at|on)\s*$/i, '').replace(/\s{2,}/g, ' ').trim().replace(/[.!?]+$/, ''));
+    // "by Friday" for a deadline; "on Friday" for what happens that day (a delivery between eight and noon).
+    const deadline = /\b(?:by|before|no later than|until|till)\b/i.test(primary.description ?? '');
+    statement = `${primary.ownerDisplayName} will ${action}${when ? ` ${deadline ? 'by' : 'on'} ${when}` : ''}`;
     namesSubject = false;
   }
   if (!isGroundedText(statement, corpus)) return null;

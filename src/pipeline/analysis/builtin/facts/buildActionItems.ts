@@ -11,7 +11,7 @@ import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
 import { laterDateTime, turnsOf } from './nearbyEvidence.js';
-import { anyOfWords } from '../../text/regexWords.js';
+import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
 
 /**
  * The action items of a call, one per action cue (see `findActionCues`), merged where several
@@ -81,7 +81,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
     ownerIsSpeaker: owner === speaker,
     ownerIsAddressee: owner !== null && owner === addressee,
   }, words);
-  const title = slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words) : titleAsSaid;
+  const title = withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words) : titleAsSaid, context.call);
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const item: AnalysisActionItem = {
@@ -172,6 +172,23 @@ function appointmentTitle(title: string, cue: ActionCue, facts: SentenceFacts, c
   if (!noun) return title;
   const withWhom = /\bwith\s+((?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)/u.exec(cue.clause)?.[1];
   return `${noun.charAt(0).toUpperCase()}${noun.slice(1).toLowerCase()}${withWhom ? ` with ${withWhom}` : ''}`;
+}
+
+/**
+ * "Book Gary in" → "Book plumber Gary in" when the call said who Gary is ("our plumber, Gary"):
+ * a person named in the title gets the role the call gave them, so the title says who comes.
+ */
+function withRoles(title: string, call: readonly SentenceFacts[]): string {
+  let text = title;
+  for (const facts of call) {
+    for (const { name, role } of facts.names) {
+      if (!role || new RegExp(`\\b${escapeRegExp(role)}\\b`, 'i').test(text)) continue;
+      const first = name.split(/\s+/)[0]!;
+      const said = new RegExp(`\\b(?<!\\S\\s${escapeRegExp(role)}\\s)${escapeRegExp(first)}\\b`).exec(text);
+      if (said) text = `${text.slice(0, said.index)}${role} ${text.slice(said.index)}`;
+    }
+  }
+  return text;
 }
 
 /** The first dated mention in the cue's part; else in the sentence when the sentence holds this one action only. */

@@ -8,6 +8,10 @@ export const englishPeopleWords: PeopleWords = {
     'colleague', 'coworker', 'co-worker', 'manager', 'boss', 'supervisor', 'director', 'lawyer', 'attorney', 'solicitor',
     'accountant', 'assistant', 'secretary', 'partner', 'business partner', 'advisor', 'adviser', 'agent', 'rep',
     'engineer', 'technician', 'contractor', 'consultant', 'doctor', 'dentist', 'landlord', 'client', 'customer',
+    // Trades and services that come to the home or see the patient.
+    'plumber', 'electrician', 'builder', 'locksmith', 'handyman', 'decorator', 'roofer', 'gas engineer', 'heating engineer', 'tech',
+    'loss adjuster', 'adjuster', 'assessor', 'surveyor', 'inspector', 'caseworker', 'case worker', 'social worker', 'carer',
+    'nurse', 'practice nurse', 'hygienist', 'physio', 'physiotherapist', 'pharmacist', 'vet', 'receptionist', 'teacher', 'driver', 'courier',
     'wife', 'husband', 'son', 'daughter', 'brother', 'sister', 'mother', 'father', 'mum', 'mom', 'dad', 'friend',
     'CEO', 'CFO', 'CTO', 'COO', 'owner', 'founder', 'head of sales', 'buyer',
   ],
