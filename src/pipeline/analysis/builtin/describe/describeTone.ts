@@ -30,7 +30,7 @@ const headlineCues = {
   empathy: /\b(?:i understand|i'm (?:so )?sorry to hear|that must be|i can imagine|i hear you|i completely understand)\b/,
   support: /\b(?:happy to help|glad to help|let me help|no problem|don't worry|i'll take care of|we'll sort|i can help)\b/,
   playful: /\b(?:haha|hahaha|lol|just kidding|joking|funny|laughs)\b/,
-  pleasantry: /\b(?:how are you|great to hear|good to hear|lovely|wonderful|nice to|glad|thanks|thank you|have a (?:good|great|nice) (?:day|one|weekend))\b/,
+  pleasantry: /\b(?:how are you|great to hear|good to hear|lovely|wonderful|brilliant|perfect|cheers|no worries|you're welcome|take care|appreciate it|nice to|glad|thanks|thank you|have a (?:good|great|nice|lovely) (?:day|one|weekend|evening|christmas))\b/,
 } as const;
 type HeadlineCue = keyof typeof headlineCues;
 

@@ -33,7 +33,9 @@ export interface SentimentReading {
  * - greetings and service formulas: "good morning", "how can I help", "support" (the department);
  * - "work" (+3) as an activity ("I work from home"), kept in "that works for me";
  * - "please" (+1), "want" (+1), "to be honest" (+2): politeness, demands and hedges;
- * - a "yes" or "no" that opens a sentence: an answer, not a feeling (a "no" before a word still negates it).
+ * - a "yes" or "no" that opens a sentence: an answer, not a feeling (a "no" before a word still negates it);
+ * - polite hedges and apologies of service ("I'm afraid", "sorry about that", "sorry to bother you"):
+ *   a polite refusal or a delay said kindly is no negative feeling.
  */
 const neutralForScoring: readonly RegExp[] = [
   /(?<!\b(?:i|we|you|they|he|she|really|don't|didn't|do|n't|not|never)\s)\blike\b/gi,
@@ -43,6 +45,8 @@ const neutralForScoring: readonly RegExp[] = [
   /\bwork(?:s|ed|ing)?\b(?!\s+(?:for|well|great|perfectly|fine|out))/gi,
   /\bplease\b|\bwant(?:s|ed)?\b|\b(?:to )?be honest\b/gi,
   /^(?:yes|yeah|yep|no|nope)\s*[,.!]\s*/i,
+  /\bi['’]?m afraid\b|\bafraid (?:so|not)\b/gi,
+  /\b(?:so |really )?sorry (?:about that|for the (?:wait|delay|trouble|confusion)|to (?:bother|keep|trouble) you)\b/gi,
 ];
 /** Mean normalized score (wink's [-5, 5]) that maps to tanh(1) ≈ 0.76: one clearly positive sentence in two. */
 const sentimentScale = 1;
@@ -91,7 +95,11 @@ export function readSentiment(scored: readonly ScoredSentence[], enough: boolean
   const positive = scored.filter((sentence) => sentence.normalized >= polarSentenceScore).length;
   const negative = scored.filter((sentence) => sentence.normalized <= -polarSentenceScore).length;
   const balanced = Math.min(positive, negative) >= minPolarSentencesForMixed && Math.min(positive, negative) * 2 >= Math.max(positive, negative);
-  const overall: SentimentLabel = balanced && Math.abs(score) < mixedMaxScore ? 'mixed'
+  // A problem raised and then settled (the last third of the call has positive sentences and no
+  // negative one) leaves the call positive, as a person would read it, not mixed.
+  const ending = scored.slice(Math.floor((scored.length * 2) / 3));
+  const endsSettled = ending.some((sentence) => sentence.normalized >= polarSentenceScore) && ending.every((sentence) => sentence.normalized > -polarSentenceScore);
+  const overall: SentimentLabel = balanced && Math.abs(score) < mixedMaxScore ? (endsSettled && score > 0 ? 'positive' : 'mixed')
     : score >= polarityThreshold ? 'positive' : score <= -polarityThreshold ? 'negative' : 'neutral';
   return { overall, score, positiveCues, negativeCues };
 }

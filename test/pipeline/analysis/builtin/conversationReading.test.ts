@@ -1,0 +1,260 @@
+import { describe, expect, test } from 'vitest';
+import type { CallMetadata } from '../../../../src/domain/calls/callTypes.js';
+import type { AnalysisInput } from '../../../../src/pipeline/analysis/Analyser.js';
+import { analyseCall } from '../../../../src/pipeline/analysis/analyseCall.js';
+import { createBuiltinAnalyser } from '../../../../src/pipeline/analysis/builtin/builtinAnalyser.js';
+import { fewBulletsWarning } from '../../../../src/pipeline/analysis/builtin/describe/summariseCall.js';
+import { withoutAddresses } from '../../../../src/pipeline/analysis/builtin/describe/words.js';
+import { describeConversation, tooShortWarning } from '../../../../src/pipeline/analysis/builtin/describeConversation.js';
+import { extractFacts, type ExtractedFacts } from '../../../../src/pipeline/analysis/builtin/extractFacts.js';
+import { findAmounts } from '../../../../src/pipeline/analysis/builtin/facts/findAmounts.js';
+import { findDateMentions } from '../../../../src/pipeline/analysis/builtin/facts/findDateMentions.js';
+import { lexiconFor } from '../../../../src/pipeline/analysis/builtin/facts/lexiconFor.js';
+import { groundAnalysis } from '../../../../src/pipeline/analysis/grounding/groundAnalysis.js';
+import { buildGroundingCorpus } from '../../../../src/pipeline/analysis/grounding/groundingCorpus.js';
+import { zoneOffsetMinutes } from '../../../../src/pipeline/analysis/text/timeZones.js';
+import { createTestStageContext } from '../../testStageContext.js';
+import { emptyAnalysis } from '../analysisFixtures.js';
+import { callOf, itemTitled, type Turn } from './facts/factTestCalls.js';
+
+/** Tuesday 24 November 2026, 10:15 in London (GMT): "Tuesday the first" is 1 December. */
+const RECORDED_AT = Date.parse('2026-11-24T10:15:00Z');
+const TIME_ZONE = 'Europe/London';
+const clock = { recordedAt: RECORDED_AT, timeZone: TIME_ZONE, offsetMinutes: zoneOffsetMinutes(TIME_ZONE, RECORDED_AT) };
+const { lexicon } = lexiconFor('en');
+
+/** Diane (D, the user) rings Sheila (S) at the surgery; Diane greets Sheila by name first (see `callOf`). */
+const surgery: CallMetadata = { contactName: 'Sheila', organization: 'Parkside Surgery', direction: 'OUTGOING' };
+
+/** A call of `turns` recorded on {@link RECORDED_AT}. */
+function callOn(turns: Turn[], options: { metadata?: CallMetadata; greeting?: boolean } = {}): AnalysisInput {
+  return { ...callOf(turns, { metadata: options.metadata ?? surgery, ...(options.greeting === false ? { greeting: false } : {}) }), recordedAt: RECORDED_AT };
+}
+const factsOf = (turns: Turn[], options: { greeting?: boolean } = {}) => extractFacts(callOn(turns, options));
+const titles = (facts: ExtractedFacts) => facts.actionItems.map((item) => item.title);
+const describedWithFacts = (input: AnalysisInput) => describeConversation(input, extractFacts(input));
+
+/** Diane moves her mum's appointment: Sheila offers a slot, Diane takes it, Sheila books it. */
+const rebooking: Turn[] = [
+  ['D', "I'm calling about my mum's appointment with Dr. Patel. She can't make this Thursday any more."],
+  ['S', "That's no problem at all. Her hip has been giving her trouble, hasn't it?"],
+  ['D', "Yes, it's been bad this week, and she can't manage the bus on her own."],
+  ['S', "I'm sorry to hear that. Dr. Patel is fully booked on Thursday and Friday."],
+  ['S', 'I could do Tuesday the first at two thirty.'],
+  ['D', 'That works.'],
+  ['S', "Lovely, I'll move her to Tuesday the first of December at two thirty with Dr. Patel."],
+  ['D', "Thank you so much. I'll bring her in myself."],
+  ['S', "You're welcome. Take care, bye."],
+];
+
+describe('the headline and first bullet say what the call came to', () => {
+  const input = callOn(rebooking);
+  const description = describedWithFacts(input);
+
+  test('a moved appointment titles the call with its day, date and time as said', () => {
+    expect(description.suggestedTitle).toBe('Appointment moved to Tuesday 1 December at 2:30 pm');
+  });
+
+  test('the one-line summary says who called whom at which organisation, then the outcome', () => {
+    expect(description.oneLineSummary).toMatch(/^Diane called Sheila at Parkside Surgery/);
+    expect(description.oneLineSummary).toContain('appointment moved to Tuesday 1 December at 2:30 pm');
+  });
+
+  test('the first summary bullet is the outcome, of high importance', () => {
+    const [first] = description.executiveSummaryBullets!;
+    expect(first).toMatchObject({ category: 'outcome', importance: 'high' });
+    expect(first!.text).toMatch(/^Outcome: Appointment moved to/);
+  });
+
+  test('a date is written only as far as the call said it: no month when none was said', () => {
+    const title = describedWithFacts(callOn([
+      ['D', "I'm calling about my dog Biscuit's appointment. He can't make Monday after all."],
+      ['S', 'Let me just check the evening slots. Thursday at five thirty?'],
+      ['D', 'That works.'],
+      ['S', "Great, I'll move him to Thursday at five thirty with Dr. Patel."],
+      ['D', 'Thank you so much.'],
+    ])).suggestedTitle;
+    expect(title).toMatch(/^Appointment moved to Thursday/);
+    expect(title).not.toMatch(/November|December/);
+  });
+
+  test('a call with no action items keeps the template title "<Type> with <contact>: topics"', () => {
+    const input = callOn([
+      ['D', 'What time does the pharmacy close on Saturdays?'],
+      ['S', 'The pharmacy closes at one on Saturdays.'],
+      ['D', 'And is the flu clinic still running on Wednesdays?'],
+      ['S', 'The flu clinic runs every Wednesday morning until the end of the winter.'],
+      ['D', 'That is good to know, thank you.'],
+    ]);
+    const facts = extractFacts(input);
+    expect(facts.actionItems).toEqual([]);
+    expect(describeConversation(input, facts).suggestedTitle).toMatch(/^[A-Z][a-z-]*(?: call)? with Sheila: \S/);
+  });
+});
+
+describe('the summary has no bullets or three to seven, never one or two', () => {
+  test('a very short call gets none, with a warning saying why', () => {
+    const description = describedWithFacts(callOn([['S', "Hi Diane, it's Sheila. Call me back about the invoice, thanks."]], { greeting: false }));
+    expect(description.executiveSummaryBullets).toEqual([]);
+    expect(description.qualityWarnings.some((warning) => warning === fewBulletsWarning || warning === tooShortWarning)).toBe(true);
+    expect(fewBulletsWarning).toBe('Too few usable sentences for three summary bullets');
+  });
+
+  test('no call, however many turns it has so far, gets one or two', () => {
+    for (let turns = 1; turns <= rebooking.length; turns++) {
+      const count = describedWithFacts(callOn(rebooking.slice(0, turns))).executiveSummaryBullets!.length;
+      expect([1, 2], `${turns} turns gave ${count} bullets`).not.toContain(count);
+    }
+  });
+
+  test('a normal call gets three to seven', () => {
+    const bullets = describedWithFacts(callOn(rebooking)).executiveSummaryBullets!;
+    expect(bullets.length).toBeGreaterThanOrEqual(3);
+    expect(bullets.length).toBeLessThanOrEqual(7);
+  });
+});
+
+describe('a spelled address is never a topic', () => {
+  test('withoutAddresses blanks spelled, dotted and written addresses and keeps the rest', () => {
+    const left = withoutAddresses("It's maria dot lopez at gmail dot com, or see shieldhome dot com, or write to info@shieldhome.co.uk today.");
+    expect(left).not.toMatch(/maria|lopez|gmail|dot|com\b|shieldhome|info/i);
+    expect(left).toMatch(/^It's\b/);
+    expect(left).toContain('or see');
+    expect(left).toContain('today.');
+    expect(withoutAddresses('I will look at the invoice.')).toBe('I will look at the invoice.');
+  });
+
+  test('tags, title and one-line summary of a call with a spelled email say no "dot", "gmail" or "com"', async () => {
+    const { analysis } = await createBuiltinAnalyser().analyse(callOn([
+      ['S', 'What email address should the receipt for the prescription go to?'],
+      ['D', "It's maria dot lopez at gmail dot com."],
+      ['S', 'Maria dot lopez at gmail dot com, got it. The receipt for the prescription will go there.'],
+      ['D', 'Great. Is the prescription ready to collect?'],
+      ['S', 'The prescription is ready at the front desk.'],
+      ['D', 'Thanks, bye.'],
+    ]), createTestStageContext());
+    const addressWords = /\b(?:dot|gmail|com)\b/i;
+    expect(analysis.tags.filter((tag) => addressWords.test(tag))).toEqual([]);
+    expect(analysis.suggestedTitle).not.toMatch(addressWords);
+    expect(analysis.oneLineSummary).not.toMatch(addressWords);
+  });
+});
+
+describe('a request or proposal is read with the reply it gets', () => {
+  test('"Can we move it to next week?" answered "Let me have a look at next week." is no action', () => {
+    const facts = factsOf([['D', 'Can we move it to next week?'], ['S', 'Let me have a look at next week.']]);
+    expect(titles(facts).filter((title) => /move/i.test(title))).toEqual([]);
+    // Accepted, the same proposal is an action.
+    expect(titles(factsOf([['D', 'Can we move it to next week?'], ['S', 'Yes, of course.']]))).toEqual(['Move it']);
+  });
+
+  test('an email request turned down for a letter by post leaves the post as a task, no email', () => {
+    const facts = factsOf([
+      ['D', 'Could you email me a confirmation?'],
+      ['S', "The confirmation has to go to the patient, though, so I'll post the letter to your mum today."],
+    ]);
+    expect(facts.actionItems.filter((item) => item.intent === 'email')).toEqual([]);
+    expect(itemTitled(facts, /post the letter/i).intent).toBe('task');
+  });
+
+  test('an email request accepted ("Sure, I\'ll email it today.") stays an email item', () => {
+    const facts = factsOf([['D', 'Could you email me the form?'], ['S', "Sure, I'll email it today."]]);
+    expect(facts.actionItems.filter((item) => item.intent === 'email')).toHaveLength(1);
+  });
+
+  test('"Let me just check the evening slots." followed in the same turn by the result is no action', () => {
+    const facts = factsOf([['S', 'Let me just check the evening slots. Thursday at five thirty?'], ['D', 'Yes, that works for me.']]);
+    expect(titles(facts).filter((title) => /check/i.test(title))).toEqual([]);
+    // With nothing after it in the turn, the check is still to do.
+    expect(titles(factsOf([['S', 'Let me just check the evening slots.'], ['D', 'Okay.']]))).toEqual(['Check the evening slots']);
+  });
+
+  test('"I need to make a claim" as the reason for the call is no action; said later, it is one', () => {
+    const opening = factsOf([
+      ['S', 'Good morning, Hartwell Insurance, Sheila speaking.'],
+      ['D', "Hi, it's Laura. I need to make a claim."],
+      ['S', 'Of course. What happened?'],
+      ['D', 'A pipe burst in the kitchen on Sunday night.'],
+    ], { greeting: false });
+    expect(titles(opening).filter((title) => /claim/i.test(title))).toEqual([]);
+    const later = factsOf([
+      ['S', 'Good morning, Hartwell Insurance, Sheila speaking.'],
+      ['D', "Hi, it's Laura. A pipe burst in the kitchen on Sunday night."],
+      ['S', 'Oh no. How bad is it?'],
+      ['D', 'The whole floor is soaked.'],
+      ['S', 'I see.'],
+      ['D', 'I need to make a claim.'],
+    ], { greeting: false });
+    expect(titles(later)).toEqual(['Make a claim']);
+  });
+
+  test('"Can you confirm the last four digits of the card for me?" is a question on the line, no action', () => {
+    const facts = factsOf([['S', 'Can you confirm the last four digits of the card for me?'], ['D', 'Yes, it ends in four four one two.']]);
+    expect(facts.actionItems).toEqual([]);
+  });
+});
+
+describe('a day and time put in a diary is an appointment', () => {
+  test('"I\'ll move her to Tuesday the first of December at two thirty with Dr. Patel" after "my mum\'s appointment"', () => {
+    const item = itemTitled(extractFacts(callOn(rebooking)), /^Appointment/);
+    expect(item).toMatchObject({ intent: 'meeting', title: 'Appointment with Dr. Patel', dueDate: '2026-12-01' });
+    expect(item.intentMetadata.proposedAt).toMatch(/^2026-12-01T14:30/);
+  });
+});
+
+describe('a time window stays in the title', () => {
+  test('"I\'ll book the redelivery for Friday between eight and noon" keeps "between eight and noon"', () => {
+    const facts = factsOf([
+      ['D', 'The parcel came back to your depot yesterday.'],
+      ['S', "Right, I'll book the redelivery for Friday between eight and noon."],
+    ]);
+    expect(itemTitled(facts, /redelivery/).title).toContain('between eight and noon');
+  });
+});
+
+describe('dates and amounts as said', () => {
+  test('a weekday before a full date and a time is one mention', () => {
+    const mentions = findDateMentions("I'll move her to Tuesday the first of December at two thirty.", clock, lexicon.dates);
+    expect(mentions.map(({ text, date, time }) => ({ text, date, time }))).toEqual([
+      { text: 'Tuesday the first of December at two thirty', date: '2026-12-01', time: '14:30' },
+    ]);
+  });
+
+  const money = (sentence: string) => findAmounts(sentence, lexicon.amounts, lexicon.numbers)
+    .filter((amount) => amount.kind === 'money').map(({ value, currency }) => ({ value, currency }));
+
+  test('cents said after the currency word belong to the amount', () => {
+    expect(money('So the bill comes down to eighty-four euro twenty.')).toEqual([{ value: 84.2, currency: 'EUR' }]);
+    expect(money('It was twenty-three dollars fifty, all in.')).toEqual([{ value: 23.5, currency: 'USD' }]);
+  });
+
+  test('a word after the currency that is no number, or a number that is a percentage, is no cents', () => {
+    expect(money("It's sixty euro for the visit.")).toEqual([{ value: 60, currency: 'EUR' }]);
+    expect(money('That was fifty dollars twenty percent off.')).toEqual([{ value: 50, currency: 'USD' }]);
+  });
+
+  test('an amount with cents said in words is grounded in the transcript', async () => {
+    const input = callOn([
+      ['D', "I'm calling about the bill for my mum's visit last week."],
+      ['S', 'After the insurance, the bill comes down to eighty-four euro twenty.'],
+      ['D', "Okay, I'll pay it online this evening."],
+    ]);
+    const analysed = await analyseCall(input, createBuiltinAnalyser(), createTestStageContext());
+    expect(analysed.analysis.numbersAndAmounts!.map(({ value, currency }) => ({ value, currency }))).toContainEqual({ value: 84.2, currency: 'EUR' });
+    expect(analysed.grounding.violationsBefore.filter((violation) => violation.kind === 'amount')).toEqual([]);
+
+    const corpus = buildGroundingCorpus(input.transcript, input.metadata, input.recordedAt, input.timeZone);
+    const amount = (value: number) => emptyAnalysis({
+      numbersAndAmounts: [{ text: 'eighty-four euro twenty', kind: 'money', value, unit: null, currency: 'EUR', context: 'the bill', sourceSegmentIds: [input.transcript.segments[3]!.id] }],
+    });
+    expect(groundAnalysis(amount(84.2), corpus).violationsBefore).toEqual([]);
+    expect(groundAnalysis(amount(84.3), corpus).violationsBefore.map((violation) => violation.kind)).toEqual(['amount']);
+  });
+});
+
+describe('"ring" reads "call"', () => {
+  test('"I\'ll ring you back tomorrow" is titled "Call …"', () => {
+    const facts = factsOf([['D', 'Is the repair done yet?'], ['S', "Not yet, but I'll ring you back tomorrow."]]);
+    expect(itemTitled(facts, /back/).title).toMatch(/^Call\b/);
+  });
+});
