@@ -48,7 +48,8 @@ export function describeConversation(input: AnalysisInput, facts?: Pick<Analysis
   }
   const salience = scoreSentences(conversation);
   const scored = scoreSentiment(conversation.utterances);
-  const callType = classifyCallType(conversation);
+  const agreedAppointments = (facts?.actionItems ?? []).filter((item) => item.intent === 'meeting' && item.intentMetadata.proposedAt !== undefined).length;
+  const callType = classifyCallType(conversation, agreedAppointments);
   const conversationOutcome = classifyOutcome(conversation, salience, callType);
   const tags = pickTags(conversation, salience.keywordWeights);
   const outcome = facts ? findCallOutcome(facts.actionItems ?? [], facts.importantDates ?? [], lexiconFor(input.transcript.language).lexicon.actions,

@@ -27,6 +27,8 @@ const callTypeCues: Record<Exclude<CallType, 'voicemail' | 'other'>, readonly Cu
   sales: [
     { pattern: /\b(?:(?:book|schedule|set up) a demo|free trial|pricing (?:plan|tier)s?|(?:interested|interest) in (?:buying|purchasing|our|your)|place an order|sign up for)\b/, weight: 2 },
     { pattern: /\b(?:demo|quote|purchase|buy|product|package|subscription|plan|licen[cs]e|seats|features|upgrade|order)\b/, weight: 1 },
+    // A cold call and its refusal: "we're offering free surveys", "I'm not interested, thanks".
+    { pattern: /\b(?:(?:i'm|i am|we're|we are) not interested|we(?:'re| are) offering|free (?:consultation|quote|survey|installation|assessment)|special offer|limited time|saving up to|save (?:you )?up to)\b/, weight: 2 },
   ],
   scheduling: [
     { pattern: /\b(?:reschedule|book (?:an|a) (?:appointment|slot|meeting)|make an appointment|(?:what|which) time works|are you (?:free|available)|calendar invite|move (?:the|our) (?:meeting|appointment))\b/, weight: 2 },
@@ -38,7 +40,7 @@ const callTypeCues: Record<Exclude<CallType, 'voicemail' | 'other'>, readonly Cu
     { pattern: /\b(?:following up|follow up on|(?:just )?checking in|as (?:we )?discussed|last time we (?:spoke|talked)|circling back|as promised)\b/, weight: 2 },
   ],
   inquiry: [
-    { pattern: /\b(?:i was wondering|quick question|could you tell me|can you tell me|i'd like to know|do you (?:have|offer|sell)|what are your (?:hours|opening)|how much (?:is|does|do))\b/, weight: 2 },
+    { pattern: /\b(?:i was wondering|quick question|could you tell me|can you tell me|i'd like to know|do you (?:have|offer|sell)|what are your (?:hours|opening)|how much (?:is|does|do)|opening (?:hours|times)|are you open|what time do you (?:open|close)|can i still)\b/, weight: 2 },
     // Asking after something's status: "I'm checking on a delivery", "where is it now?", "has the invoice been paid?".
     { pattern: /\b(?:checking on|(?:where|when) is (?:it|my|our|the)|has (?:the|my|our) \w+ (?:been|arrived|gone))\b/, weight: 2 },
     { pattern: /\b(?:information|question|wondering|find out|enquir\w*|inquir\w*)\b/, weight: 1 },
@@ -59,12 +61,13 @@ const minCallTypeScore = 3;
 const voicemailCue = /\b(?:leave (?:a|your) message|after the (?:tone|beep)|(?:give me|call me) (?:a call )?back|(?:call|ring) (?:me|us) back|just calling to|(?:i'm|i am) calling (?:about|to|regarding)|this is \w+ calling|it's \w+ calling|sorry i missed you|you've reached|(?:get|got) your message)\b/;
 
 /**
- * The call's type: the table's type with the highest cue score (at least {@link minCallTypeScore});
+ * The call's type: the table's type with the highest cue score (at least {@link minCallTypeScore}; each
+ * appointment booked in the call, `agreedAppointments`, counts that much for `scheduling`);
  * `personal` only when it outscores every business type together. A recording with one speaker
  * and a voicemail phrase is a `voicemail`. `other` when nothing reaches the threshold, null when
  * there is too little speech to judge.
  */
-export function classifyCallType(conversation: Conversation): CallType | null {
+export function classifyCallType(conversation: Conversation, agreedAppointments = 0): CallType | null {
   const { utterances, segments } = conversation;
   if (utterances.length === 0) return null;
   const speakerCount = new Set(segments.map((segment) => segment.speakerId)).size;
@@ -73,7 +76,13 @@ export function classifyCallType(conversation: Conversation): CallType | null {
   const personal = scores.find(({ type }) => type === 'personal')!.score;
   const business = scores.filter(({ type }) => type !== 'personal');
   const businessTotal = business.reduce((total, { score }) => total + score, 0);
-  if (personal >= minCallTypeScore && personal > businessTotal) return 'personal';
+  // An appointment booked in the call (an action item with its time) is what a scheduling call is
+  // for; with an organisation on the line (the metadata names one) it also outweighs family words
+  // ("my mum's appointment"), while two friends fixing a lunch stay a personal call.
+  const booked = agreedAppointments * minCallTypeScore;
+  const withOrganisation = Boolean(conversation.input.metadata.organization?.trim());
+  if (personal >= minCallTypeScore && personal > businessTotal + (withOrganisation ? booked : 0)) return 'personal';
+  business.find(({ type }) => type === 'scheduling')!.score += booked;
   const best = business.sort((first, second) => second.score - first.score)[0]!;
   if (best.score >= minCallTypeScore) return best.type;
   return conversation.tooShort ? null : 'other';
