@@ -4,7 +4,7 @@ import type { Transcript } from '../../../domain/transcripts/transcriptSchema.js
 import { calendarDateIn, zoneOffsetMinutes } from '../text/timeZones.js';
 import { digitsOf, withNumberWordsAsDigits } from '../text/numberWords.js';
 import { splitSentences } from '../text/sentences.js';
-import { findDateMentions } from '../builtin/facts/findDateMentions.js';
+import { findCallDateMentions } from '../builtin/facts/findDateMentions.js';
 import { lexiconFor } from '../builtin/facts/lexiconFor.js';
 
 /**
@@ -82,10 +82,11 @@ function datesSaid(texts: readonly string[], language: string, metadata: CallMet
   const offsetMinutes = zoneOffsetMinutes(timeZone, new Date(recordedAt));
   const clock = { recordedAt, timeZone, offsetMinutes };
   const { lexicon } = lexiconFor(language);
+  // In call order, so "the day before" is read against the day said before it, as the analyser reads it.
+  for (const mentions of findCallDateMentions(texts.flatMap((text) => splitSentences(text)), clock, lexicon.dates)) {
+    for (const mention of mentions) if (mention.date) dates.add(mention.date);
+  }
   for (const text of texts) {
-    for (const sentence of splitSentences(text)) {
-      for (const mention of findDateMentions(sentence, clock, lexicon.dates)) if (mention.date) dates.add(mention.date);
-    }
     for (const result of chrono.parse(text, { instant: new Date(recordedAt), timezone: offsetMinutes }, { forwardDate: false })) {
       for (const moment of [result.start, result.end]) if (moment) dates.add(calendarDateIn(moment.date(), timeZone));
     }

@@ -85,16 +85,17 @@ export function joinedDateAndTime(found: readonly FoundDate[], text: string): Fo
 
 /**
  * Mentions with each date relative to another ("the day before") set from another date said in
- * the sentence, and dropped when there is none: chrono reads it against the call's date, which
- * is not what was meant.
+ * the sentence, else from `earlierDay` (the last day said before the sentence), and dropped when
+ * there is neither: chrono reads it against the call's date, which is not what was meant.
  */
-export function withRelativeAnchorsResolved(found: readonly FoundDate[], text: string, words: DateWords): FoundDate[] {
+export function withRelativeAnchorsResolved(found: readonly FoundDate[], text: string, words: DateWords, earlierDay?: WallClock): FoundDate[] {
   const anchors = [...text.matchAll(relativeAnchorPattern(words))];
   if (anchors.length === 0) return [...found];
   const inAnchor = (mention: FoundDate) => anchors.some((anchor) => mention.start < anchor.index + anchor[0].length && anchor.index < mention.end);
   const kept = found.filter((mention) => !inAnchor(mention));
-  const base = kept.find((mention) => mention.hasDay);
-  if (!base) return kept;
+  const baseClock = kept.find((mention) => mention.hasDay)?.clock ?? earlierDay;
+  if (!baseClock) return kept;
+  const base = { clock: baseClock };
   const resolved = anchors.map((anchor): FoundDate => {
     const offset = words.relativeAnchors[anchor[0].toLowerCase()] ?? 0;
     const date = new Date(Date.UTC(base.clock.year, base.clock.month - 1, base.clock.day + offset));

@@ -56,7 +56,7 @@ const HOURS_TO_AFTERNOON = 12;
  * to another ("the day before") is resolved against a date said in the same sentence, and
  * dropped without one. A bare hour from {@link BARE_AFTERNOON_HOURS} is afternoon.
  */
-export function findDateMentions(sentence: string, clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords): DateMention[] {
+export function findDateMentions(sentence: string, clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords, earlierDay?: string): DateMention[] {
   const written = withSpokenDatesInDigits(sentence, words, numbers);
   const today = wallClockOfDay(calendarDateIn(clock.recordedAt, clock.timeZone));
   const found = chronoMentions(written.text, clock, words, today);
@@ -68,7 +68,7 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
     found.push(day);
   }
   const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
-  const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words);
+  const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words, earlierDay ? wallClockOfDay(earlierDay) : undefined);
   return dated.map((mention) => asDateMention(mention, sentence, written, clock, words));
 }
 
@@ -87,6 +87,25 @@ function withWeekdaysJoined(found: readonly FoundDate[], text: string): FoundDat
     }
   }
   return joined;
+}
+
+/** Sentences back a day said may anchor "the day before" in a later sentence ("Friday at 8:20?" … "I'll text you a reminder the day before"). */
+const RELATIVE_ANCHOR_LOOK_BACK = 6;
+
+/**
+ * The mentions of each sentence of a call, in order: as {@link findDateMentions}, and a date said
+ * relative to another ("the day before") with none in its own sentence is set from the last day
+ * said in the {@link RELATIVE_ANCHOR_LOOK_BACK} sentences before it.
+ */
+export function findCallDateMentions(sentences: readonly string[], clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords): DateMention[][] {
+  let last: { date: string; at: number } | undefined;
+  return sentences.map((sentence, at) => {
+    const earlierDay = last && at - last.at <= RELATIVE_ANCHOR_LOOK_BACK ? last.date : undefined;
+    const mentions = findDateMentions(sentence, clock, words, numbers, earlierDay);
+    const day = mentions.filter((mention) => mention.date !== null).at(-1)?.date;
+    if (day) last = { date: day, at };
+    return mentions;
+  });
 }
 
 function chronoMentions(text: string, clock: CallClock, words: DateWords, today: WallClock): FoundDate[] {

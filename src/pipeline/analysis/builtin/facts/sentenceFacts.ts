@@ -1,7 +1,7 @@
 import { findEmails, type EmailMention } from './contactDetails.js';
 import type { FactLexicon } from './FactLexicon.js';
 import { findAmounts, type AmountMention } from './findAmounts.js';
-import { findDateMentions, type CallClock, type DateMention } from './findDateMentions.js';
+import { findCallDateMentions, type CallClock, type DateMention } from './findDateMentions.js';
 import { findThirdPartyMentions, type NameMention } from './findPeople.js';
 import type { Sentence } from '../../text/sentences.js';
 
@@ -26,12 +26,13 @@ export interface SentenceFacts {
 export function sentenceFactsOf(sentences: readonly Sentence[], clock: CallClock, lexicon: FactLexicon, excludedNames: readonly string[]): SentenceFacts[] {
   const names = findThirdPartyMentions(sentences, lexicon.people, excludedNames);
   const segmentTexts = new Map(sentences.map((sentence) => [sentence.segmentIndex, sentence.segment.text]));
-  return sentences.map((sentence) => {
+  const dates = findCallDateMentions(sentences.map((sentence) => sentence.text), clock, lexicon.dates);
+  return sentences.map((sentence, at) => {
     const near = (cue: RegExp) => [sentence.segmentIndex, sentence.segmentIndex - 1].some((index) => cue.test(segmentTexts.get(index) ?? ''));
     const nearCue = near(lexicon.emails.cue);
     return {
       sentence,
-      dates: findDateMentions(sentence.text, clock, lexicon.dates),
+      dates: dates[at]!,
       amounts: findAmounts(sentence.text, lexicon.amounts, lexicon.numbers, near(lexicon.amounts.phoneCue)),
       emails: findEmails(sentence.text, lexicon.emails, nearCue),
       names: names.filter((mention) => mention.sentence === sentence),

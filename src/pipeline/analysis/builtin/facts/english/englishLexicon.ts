@@ -16,7 +16,7 @@ export const englishLexicon: FactLexicon = {
   dates: {
     parser: chrono.casual,
     // Full weekday names only: chrono reads "sat", "sun" and "wed" as weekdays.
-    anchor: new RegExp(`\\b(?:${WEEKDAYS}|${MONTHS}|today|tomorrow|tonight|yesterday|weekend|week|month|year|days?|noon|midnight)\\b|\\d`, 'i'),
+    anchor: new RegExp(`\\b(?:${WEEKDAYS}|${MONTHS}|today|tomorrow|tonight|yesterday|weekend|week|month|year|day|noon|midnight)\\b|\\d`, 'i'),
     timeAnchor: /\b(?:at|by|around|from|until|till)\s+\d{1,2}(?::\d{2})?\b|\d\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|o['’]clock|\bnoon\b|\bmidnight\b/i,
     pastCue: /\b(?:last|ago|yesterday|previous|past)\b/i,
     vague: /^(?:(?:this|the|next|over the)\s+)?(?:weekend|today|tonight)$/i,
