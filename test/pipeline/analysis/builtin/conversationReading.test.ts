@@ -148,6 +148,12 @@ describe('a request or proposal is read with the reply it gets', () => {
     expect(titles(factsOf([['D', 'Can we move it to next week?'], ['S', 'Yes, of course.']]))).toEqual(['Move it']);
   });
 
+  test('"Could you check the boiler pressure?" answered "Leave it with me, I\'ll sort it today." is one action of the one who took it on', () => {
+    const facts = factsOf([['D', 'Could you check the boiler pressure at number 12?'], ['S', "Leave it with me, I'll sort it today."]]);
+    expect(facts.actionItems).toHaveLength(1);
+    expect(facts.actionItems[0]).toMatchObject({ title: expect.stringMatching(/boiler pressure/i), ownerDisplayName: 'Sheila', dueDate: '2026-11-24' });
+  });
+
   test('an email request turned down for a letter by post leaves the post as a task, no email', () => {
     const facts = factsOf([
       ['D', 'Could you email me a confirmation?'],

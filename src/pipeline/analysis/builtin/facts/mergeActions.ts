@@ -44,8 +44,9 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  * The actions of a call with the ones that are one merged, in call order:
  * 1. the same owner, verb and object said twice ("send the contract" … "send the contract");
  * 2. a request answered by its owner's promise within {@link ANSWER_WINDOW_SEGMENTS}, with the
- *    same verb or object, or a request saying nothing of its object ("can you fix it?" … "I'll
- *    replace the router"), and no other channel ("Could you call me back?" … "I'll call you back
+ *    same verb or object, or one of them saying nothing of its object ("can you fix it?" … "I'll
+ *    replace the router"; "could you check the boiler pressure?" … "leave it with me, I'll sort
+ *    it today"), and no other channel ("Could you call me back?" … "I'll call you back
  *    before five"; "send me a confirmation" … "I'll email the confirmation");
  * 3. an action with a generic verb whose object points back ("send them to the repairs
  *    address", "put that in writing") joins the nearest action of its owner within
@@ -66,7 +67,7 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     if (request.kind !== 'request' || merged.has(request)) continue;
     const answer = actions.find((candidate) => candidate.kind === 'commitment' && !merged.has(candidate) && sameOwner(candidate, request)
       && candidate.segmentIndex > request.segmentIndex && candidate.segmentIndex - request.segmentIndex <= ANSWER_WINDOW_SEGMENTS
-      && (candidate.verb === request.verb || sharesObject(candidate, request) || saysNothing(request)) && sameChannel(candidate, request));
+      && (candidate.verb === request.verb || sharesObject(candidate, request) || saysNothing(request) || saysNothing(candidate)) && sameChannel(candidate, request));
     if (!answer) continue;
     mergeInto(request, answer);
     if (saysNothing(request)) request.item.title = answer.item.title;

@@ -26,6 +26,8 @@ export const englishActionWords: ActionWords = {
     /\bI (?:can|could) (?<clause>have\s.+)/i,
     new RegExp(`\\b(?:we${A}ll|we will|we${A}re going to|we are going to)\\s+(?<clause>.+)`, 'i'),
     /\blet me\s+(?!know\b)(?<clause>.+)/i,
+    // "Leave it with me": taking on what was just asked.
+    /\b(?<clause>leave (?:it|that|this) with (?:me|us)\b.*)/i,
     new RegExp(`\\bI (?:need|have|${A}ve got|must|ought) to\\s+(?<clause>.+)`, 'i'),
   ],
   requests: [
@@ -132,6 +134,7 @@ export const englishActionWords: ActionWords = {
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
     { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz)\b/i, replacement: 'call $1' },
     { pattern: /^send (?:it|that|them|this) over\b/i, replacement: 'send it' },
+    { pattern: /^leave (?:it|that|this) with (?:me|us)\b/i, replacement: 'sort it' },
     // "Ring Graham back": ringing is calling.
     { pattern: /^ring\b/i, replacement: 'call' },
   ],
