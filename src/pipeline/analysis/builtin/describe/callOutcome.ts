@@ -23,13 +23,17 @@ export interface OutcomeWords {
 
 type ImportantDate = NonNullable<Analysis['importantDates']>[number];
 
+/** A sentence that makes its promise hang on a condition. */
+const conditional = /\b(?:if|unless|in case|should (?:it|that|anything))\b/i;
+
 /** Meeting nouns that name no appointment of their own ("call" is the call itself, "slot" a piece of a diary). */
 const nounsNamingNothing = new Set(['call', 'chat', 'conversation', 'slot']);
 
 /**
  * The outcome of a call from its action items, read as the conversation's result: the agreed
  * appointment when there is one (the last one booked: an earlier proposal was replaced), else
- * the first dated promise of a speaker, else the first promise of a speaker. Null when the call
+ * the first dated promise of a speaker, else the first promise of a speaker; promises made on a
+ * condition do not count. Null when the call
  * made none (an enquiry, a wrong number, a refusal): then the headline says the call's outcome
  * label instead.
  *
@@ -39,8 +43,10 @@ const nounsNamingNothing = new Set(['call', 'chat', 'conversation', 'slot']);
 export function findCallOutcome(
   items: readonly AnalysisActionItem[], importantDates: readonly ImportantDate[], words: OutcomeWords, corpus: GroundingCorpus,
 ): CallOutcome | null {
-  const owned = items.filter((item) => item.ownerDisplayName !== null);
-  const meeting = [...items].reverse().find((item) => item.intent === 'meeting' && item.dueDate !== null);
+  // A promise on a condition ("if it's missed again, I'll raise it") is not what the call came to.
+  const firm = items.filter((item) => !conditional.test(item.description ?? ''));
+  const owned = firm.filter((item) => item.ownerDisplayName !== null);
+  const meeting = [...firm].reverse().find((item) => item.intent === 'meeting' && item.dueDate !== null);
   const primary = meeting ?? owned.find((item) => item.dueDate !== null) ?? owned[0];
   if (!primary) return null;
   const when = primary.dueDate === null ? null : spokenWhen(primary, importantDates, corpus);
@@ -54,7 +60,8 @@ export function findCallOutcome(
   } else {
     // An address said aloud in the title ("to claims at harbourmutual dot co dot uk") is a detail
     // of the item, not of the headline.
-    const action = lowerFirst(withoutAddresses(primary.title).replace(/\s+(?:to|at|on)\s*$/i, '').replace(/\s{2,}/g, ' ').trim().replace(/[.!?]+$/, ''));
+    const action = lowerFirst(withoutAddresses(primary.title).replace(/\s+(?:myself|ourselves)\b/gi, '').replace(/\s+(?:to|at|on)\s*$/i, '')
+      .replace(/\s{2,}/g, ' ').trim().replace(/[.!?]+$/, ''));
     // "by Friday" for a deadline; "on Friday" for what happens that day (a delivery between eight and noon).
     const deadline = /\b(?:by|before|no later than|until|till)\b/i.test(primary.description ?? '');
     statement = `${primary.ownerDisplayName} will ${action}${when ? ` ${deadline ? 'by' : 'on'} ${when}` : ''}`;
