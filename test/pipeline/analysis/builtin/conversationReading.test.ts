@@ -200,6 +200,22 @@ describe('a request or proposal is read with the reply it gets', () => {
   });
 });
 
+describe('"it" in an action is the thing the call keeps talking about', () => {
+  test('"I\'ll pay it by the fifteenth" after the bill was discussed is "Pay the bill"', () => {
+    const facts = factsOf([
+      ['S', 'The bill was based on an estimated reading.'],
+      ['S', 'With the actual reading the bill comes down to eighty-four euro twenty.'],
+      ['D', "Grand, I'll pay it by the fifteenth, then."],
+    ]);
+    expect(itemTitled(facts, /^Pay the bill\b/).dueDate).toBe('2026-12-15');
+  });
+
+  test('a noun said once, a date or a person is no antecedent: the title stays as said', () => {
+    const facts = factsOf([['S', 'Your next visit is on the fifteenth with the nurse.'], ['D', "I'll write it down."]]);
+    expect(titles(facts)).toEqual(['Write it down']);
+  });
+});
+
 describe('a day and time put in a diary is an appointment', () => {
   test('"I\'ll move her to Tuesday the first of December at two thirty with Dr. Patel" after "my mum\'s appointment"', () => {
     const item = itemTitled(extractFacts(callOn(rebooking)), /^Appointment/);

@@ -12,6 +12,8 @@ import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
 import { laterDateTime, turnsOf } from './nearbyEvidence.js';
 import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
+import { isContentWord } from '../describe/words.js';
+import { englishPeopleWords } from './english/englishPeopleWords.js';
 
 /**
  * The action items of a call, one per action cue (see `findActionCues`), merged where several
@@ -36,12 +38,13 @@ export function buildActionItems(
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
       if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call)) continue;
-      const action = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
+      const { titleAsSaid, ...action } = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
       placed.push({
         ...action,
         segmentIndex: facts.sentence.segmentIndex,
-        key: `${action.item.ownerSpeakerId ?? '-'}|${actionKey(action.item.title, ignoredInKeys)}`,
-        ...objectWordsOf(action.item.title, words),
+        // Merged by the title as said: "send it to …" still joins the action "it" points back to.
+        key: `${action.item.ownerSpeakerId ?? '-'}|${actionKey(titleAsSaid, ignoredInKeys)}`,
+        ...objectWordsOf(titleAsSaid, words),
       });
     }
   }
@@ -57,7 +60,7 @@ interface ActionContext {
   callDate: string;
 }
 
-function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, context: ActionContext): FoundAction {
+function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, context: ActionContext): FoundAction & { titleAsSaid: string } {
   const { facts, parties, words } = context;
   const addressee = parties.other(speaker.speakerId);
   const owner = cue.kind === 'commitment' || cue.kind === 'selfReminder' ? speaker : cue.kind === 'request' ? addressee : null;
@@ -81,7 +84,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
     ownerIsSpeaker: owner === speaker,
     ownerIsAddressee: owner !== null && owner === addressee,
   }, words);
-  const title = withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words) : titleAsSaid, context.call);
+  const title = withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words) : withAntecedent(titleAsSaid, facts, context.call, words), context.call);
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const item: AnalysisActionItem = {
@@ -97,7 +100,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
       metadata: context.metadata, words,
     }),
   };
-  return { item, kind: cue.kind, speakerId: speaker.speakerId };
+  return { item, kind: cue.kind, speakerId: speaker.speakerId, titleAsSaid };
 }
 
 /**
@@ -189,6 +192,56 @@ function withRoles(title: string, call: readonly SentenceFacts[]): string {
     }
   }
   return text;
+}
+
+/** Sentences looked back over for what "it" stands for. */
+const ANTECEDENT_LOOK_BACK = 3;
+/** Heads that name people, teams, places or times rather than a thing to be paid, signed or sent. */
+const notThings = new Set([...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
+  'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home']);
+
+/**
+ * "I'll pay it by the fifteenth" after "the bill comes down to eighty-four euro twenty" → "Pay the
+ * bill by the fifteenth": an action whose object is "it" takes the thing the call keeps talking
+ * about among the noun phrases of the few sentences before (a determiner and up to three words
+ * ending in a noun the call says at least twice, no person, place or time), with "the" for its
+ * determiner; the most talked-about one, the latest on a tie. The title as said when none is.
+ */
+function withAntecedent(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const anaphor = /^(\S+)\s+it\b/i.exec(title);
+  if (!anaphor) return title;
+  const counts = new Map<string, number>();
+  for (const other of call) for (const word of other.sentence.text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const at = call.indexOf(facts);
+  let best: { phrase: string; count: number } | undefined;
+  for (const earlier of call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at)) {
+    for (const phrase of thingsNamed(earlier, words)) {
+      const count = counts.get(phrase.at(-1)!) ?? 0;
+      if (count >= 2 && (!best || count >= best.count)) best = { phrase: `the ${phrase.join(' ')}`, count };
+    }
+  }
+  return best ? `${anaphor[1]} ${best.phrase}${title.slice(anaphor[0].length)}` : title;
+}
+
+/** The noun phrases of a sentence outside its dates and amounts: words after a determiner, up to three, the last a content word naming a thing. */
+function thingsNamed(facts: SentenceFacts, words: ActionWords): string[][] {
+  let text = facts.sentence.text;
+  for (const said of [...facts.dates.map((mention) => mention.text), ...facts.amounts.map((amount) => amount.text)]) text = text.replace(said, ' , ');
+  const tokens = text.replace(/[’]/g, "'").split(/\s+/);
+  const phrases: string[][] = [];
+  tokens.forEach((token, index) => {
+    if (!['the', 'a', 'an', 'your', 'my', 'his', 'her', 'this', 'that'].includes(token.toLowerCase())) return;
+    const phrase: string[] = [];
+    for (const next of tokens.slice(index + 1, index + 4)) {
+      const word = next.replace(/[.,;:!?]+$/, '');
+      if (!/^[a-z][a-z-]*$/.test(word) || words.objectStopWords.includes(word)) break;
+      phrase.push(word);
+      if (word !== next) break;
+    }
+    while (phrase.length > 0 && (!isContentWord(phrase.at(-1)!) || notThings.has(phrase.at(-1)!))) phrase.pop();
+    if (phrase.length > 0 && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) phrases.push(phrase);
+  });
+  return phrases;
 }
 
 /** The first dated mention in the cue's part; else in the sentence when the sentence holds this one action only. */
