@@ -195,7 +195,7 @@ function withRoles(title: string, call: readonly SentenceFacts[]): string {
 }
 
 /** Sentences looked back over for what "it" stands for. */
-const ANTECEDENT_LOOK_BACK = 3;
+const ANTECEDENT_LOOK_BACK = 5;
 /** Heads that name people, teams, places or times rather than a thing to be paid, signed or sent. */
 const notThings = new Set([...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
   'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home']);
