@@ -1,9 +1,11 @@
 /**
  * Every scripted call `npm run eval:analysis` scores, in report order: the original calls (with
- * their held-out ones), then the everyday calls' tuning half and their held-out half.
+ * their held-out ones), then the everyday calls: two tuning sets (the second was the first
+ * held-out set, opened after round 1) and the held-out set.
  */
 import { analysisCalls, type AnalysisCall } from './analysisCalls.js';
 import { everydayHeldOutCalls } from './everydayHeldOutCalls.js';
 import { everydayTuneCalls } from './everydayTuneCalls.js';
+import { everydayTuneCalls2 } from './everydayTuneCalls2.js';
 
-export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayHeldOutCalls];
+export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls];

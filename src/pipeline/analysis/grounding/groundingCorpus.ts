@@ -43,7 +43,8 @@ export function buildGroundingCorpus(transcript: Transcript, metadata: CallMetad
     text,
     words: wordsOf(text),
     digitRuns: lines.map((line) => digitsOf(withNumberWordsAsDigits(line))).filter((digits) => digits.length > 0),
-    spelledEmails: lines.map(spokenEmailsMadeLiteral).join('\n'),
+    // Also with number words as digits: "greg dot tan seventy-seven at bigpond dot com" is greg.tan77@bigpond.com.
+    spelledEmails: lines.flatMap((line) => [spokenEmailsMadeLiteral(line), spokenEmailsMadeLiteral(withNumberWordsAsDigits(line))]).join('\n'),
     dates: datesSaid(transcript.segments.map((segment) => segment.text), transcript.language, metadata, recordedAt, timeZone),
     segmentIds: new Set(transcript.segments.map((segment) => segment.id)),
     speakerIds: new Set(transcript.speakers.map((speaker) => speaker.speakerId)),

@@ -41,7 +41,8 @@ const PHONE_DIGITS = { min: 7, max: 15 } as const;
  * Email addresses in `sentence`: written ("john.smith@acme.com") or spelled with the lexicon's
  * words ("john dot smith at acme dot com", "sales at acme dot co dot uk"); spelled initials and
  * a domain said in words are written together ("r singh at landmark lettings dot co dot uk" →
- * `rsingh@landmarklettings.co.uk`). A spelled address
+ * `rsingh@landmarklettings.co.uk`), and numbers said after the name are its digits ("greg dot
+ * tan seventy-seven at bigpond dot com" → `greg.tan77@bigpond.com`). A spelled address
  * counts only when `spellingExpected` (an email cue is near, see `EmailWords.cue`) and its domain
  * ends in a known top-level domain; a written one always counts.
  */
@@ -51,7 +52,9 @@ export function findEmails(sentence: string, words: EmailWords, spellingExpected
     part.replace(new RegExp(`\\s+(?:${anyOfWords(separators)})\\s+`, 'gi'), replacement);
   const mentions: EmailMention[] = [];
   for (const match of sentence.matchAll(pattern)) {
-    const local = spoken(spoken(spoken(match.groups?.local ?? '', words.dot, '.'), words.underscore, '_'), words.dash, '-');
+    // Numbers said after the name ("greg dot tan seventy-seven", "d whitaker eight eight") are its digits.
+    const trailing = match.groups?.digits ? spokenDigits(match.groups.digits) ?? '' : '';
+    const local = spoken(spoken(spoken(match.groups?.local ?? '', words.dot, '.'), words.underscore, '_'), words.dash, '-') + trailing;
     const domain = spoken(match.groups?.domain ?? '', words.dot, '.');
     const address = `${local}@${domain}`.replace(/\s+/g, '').toLowerCase();
     const spelled = !match[0].includes('@') || /\s/.test(match[0]);
@@ -71,8 +74,10 @@ const emailPattern = oncePer((words: EmailWords): RegExp => {
   // Spelled initials before the name ("r singh") and a domain said in words ("landmark lettings dot co dot uk") are written together.
   const initials = '(?:[a-z]\\s+){0,3}';
   const domainWords = `${label}(?:\\s+${label}){0,${MAX_DOMAIN_WORDS - 1}}`;
+  const { ones, tens } = englishNumberWords;
+  const numberWord = `(?:${anyOfWords(Object.keys(tens))})(?:-(?:${anyOfWords(Object.keys(ones))}))?|${anyOfWords(Object.keys(ones))}`;
   return new RegExp(
-    `(?<![\\w.@'’])(?<local>${initials}${label}(?:${localSeparator}${label})*)${at}(?<domain>${domainWords}(?:-${label})*(?:${domainSeparator}${label}(?:-${label})*)+)(?![\\w@])`,
+    `(?<![\\w.@'’])(?<local>${initials}${label}(?:${localSeparator}${label})*?)(?<digits>(?:\\s+(?:${numberWord}))+)?${at}(?<domain>${domainWords}(?:-${label})*(?:${domainSeparator}${label}(?:-${label})*)+)(?![\\w@])`,
     'gi',
   );
 });

@@ -58,9 +58,10 @@ function amountPatterns(amounts: AmountWords, numbers: NumberWords): AmountPatte
     {
       kind: 'money',
       // "pounds of flour" is a weight. Cents said after the currency word ("eighty-four euro
-      // twenty", "twenty-three dollars fifty") belong to it, unless a unit follows them.
+      // twenty", "twenty-three dollars fifty", "… dollars and sixty cents") belong to it, unless
+      // another unit follows them.
       pattern: new RegExp(`${number}${multiplier}\\s+(?<currency>${anyOfWords(Object.keys(amounts.currencyWords))})\\b(?!\\s+of\\b)`
-        + `(?:\\s+(?:and\\s+)?(?<cents>\\d{1,2}|${numberWordsSource(numbers)})\\b(?![\\s-]*(?:percent|per\\s*cent|%|[a-z]+s)\\b))?`, 'gi'),
+        + `(?:\\s+(?:and\\s+)?(?<cents>\\d{1,2}|${numberWordsSource(numbers)})(?:\\s+(?:cents?|pence)\\b|\\b(?![\\s-]*(?:percent|per\\s*cent|%|[a-z]+s)\\b)))?`, 'gi'),
       read: (groups) => {
         const base = money(amounts.currencyWords[(groups.currency ?? '').toLowerCase()] ?? null)(groups);
         const cents = groups.cents === undefined ? null : /\d/.test(groups.cents) ? Number(groups.cents) : parseNumberWords(groups.cents, numbers);
