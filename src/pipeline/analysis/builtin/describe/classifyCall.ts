@@ -58,7 +58,7 @@ const callTypeCues: Record<Exclude<CallType, 'voicemail' | 'other'>, readonly Cu
 /** A type needs at least this score to be named; below it the call is `other`. */
 const minCallTypeScore = 3;
 /** A one-speaker recording is a voicemail when it says one of these. */
-const voicemailCue = /\b(?:leave (?:a|your) message|after the (?:tone|beep)|(?:give me|call me) (?:a call )?back|(?:call|ring) (?:me|us) back|just calling to|(?:i'm|i am) calling (?:about|to|regarding)|this is \w+ calling|it's \w+ calling|sorry i missed you|you've reached|(?:get|got) your message)\b/;
+const voicemailCue = /\b(?:leave (?:a|your) message|after the (?:tone|beep)|(?:give me|call me) (?:a call )?back|(?:call|ring) (?:me|us) back|just calling to|(?:i'm|i am) calling (?:about|to|regarding)|this is \w+ calling|it's \w+ calling|sorry i missed you|you've reached|(?:get|got) your message|(?:just )?a (?:quick )?message (?:about|for|to)|leaving (?:you )?a (?:quick )?message|just (?:to )?let(?:ting)? you know)\b/;
 
 /**
  * The call's type: the table's type with the highest cue score (at least {@link minCallTypeScore}; each

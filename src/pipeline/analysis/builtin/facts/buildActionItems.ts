@@ -84,7 +84,9 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
     ownerIsSpeaker: owner === speaker,
     ownerIsAddressee: owner !== null && owner === addressee,
   }, words);
-  const title = withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words) : withAntecedent(titleAsSaid, facts, context.call, words), context.call);
+  const booked = intent === 'meeting' && !slotted && words.slotVerbs.test(cue.clause);
+  const title = withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
+    : booked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words) : withAntecedent(titleAsSaid, facts, context.call, words), context.call);
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const item: AnalysisActionItem = {
@@ -169,12 +171,28 @@ function textsBefore(cue: ActionCue, facts: SentenceFacts, call: readonly Senten
  * (the latest meeting noun said); the title as said when it did not.
  */
 function appointmentTitle(title: string, cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
-  const nouns = words.meetingNouns.filter((noun) => !['call', 'chat', 'conversation', 'slot'].includes(noun));
-  const nounPattern = new RegExp(`\\b(${anyOfWords(nouns)})s?\\b`, 'i');
-  const noun = [cue.clause, ...textsBefore(cue, facts, call)].map((text) => nounPattern.exec(text)?.[1]).find(Boolean);
+  const noun = meetingNounBefore(cue, facts, call, words);
   if (!noun) return title;
   const withWhom = /\bwith\s+((?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)/u.exec(cue.clause)?.[1];
   return `${noun.charAt(0).toUpperCase()}${noun.slice(1).toLowerCase()}${withWhom ? ` with ${withWhom}` : ''}`;
+}
+
+/** The latest meeting noun ("appointment", "hearing test") said in the cue's clause or before it; nouns naming no appointment of their own left out. */
+function meetingNounBefore(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | undefined {
+  const nouns = words.meetingNouns.filter((noun) => !['call', 'chat', 'conversation', 'slot'].includes(noun));
+  const nounPattern = new RegExp(`\\b(${anyOfWords(nouns)})s?\\b`, 'i');
+  return [cue.clause, ...textsBefore(cue, facts, call)].map((text) => nounPattern.exec(text)?.[1]).find(Boolean)?.toLowerCase();
+}
+
+/**
+ * "Book dad Sal in with Dr. Nguyen" → "… for the hearing test": a booking that does not say what
+ * it is for gets the latest meeting noun said before it.
+ */
+function withWhatIsBooked(title: string, cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const nounInTitle = new RegExp(`\\b(?:${anyOfWords(words.meetingNouns)})s?\\b`, 'i');
+  if (nounInTitle.test(title)) return title;
+  const noun = meetingNounBefore(cue, facts, call, words);
+  return noun ? `${title} for the ${noun}` : title;
 }
 
 /**

@@ -55,7 +55,7 @@ export const englishActionWords: ActionWords = {
   // The condition opens the sentence (after at most one lead-in: "In the meantime, if …, please …"), not "let me know if …, and could you …".
   condition: /^(?:[^,.!?]+,\s*)?(?:if|in case|should you|whenever|unless)\b[^.!?]*,\s*(?:(?:just|then|so|please)\s+)*$/i,
   advice: /\b(?:you (?:could|might|may) (?:always |also )?(?:try|want to|like to|wish to)|it(?:['’]s| is| might be| may be| would be) (?:worth|best to|a good idea to)|I(?:['’]d| would) (?:suggest|recommend|advise))\b/i,
-  inCall: /^(?:just\s+)?(?:look(?:\s+(?:up|at)\b|\s*$)|find\b|see\b|have a (?:quick )?look\b|pull up\b|bring up\b|read (?:that|it|them|this) back\b)/i,
+  inCall: /^(?:just\s+)?(?:look(?:\s+(?:up|at)\b|\s*$)|find\b|see\b|(?:have|take) a (?:quick )?look\b|pull up\b|bring up\b|read (?:that|it|them|this) back\b)/i,
   immediacy: /\b(?:right now|now(?=\s*(?:[.,;!?]|$))|right away|straight away|immediately|(?:straight |right |just )?after (?:this|the) call|as soon as we (?:hang up|finish|get off the phone))\b/i,
   emptyObjectWords: [
     'it', 'that', 'this', 'them', 'those', 'these', 'something', 'anything', 'one', 'you', 'me', 'us', 'him', 'her', 'back', 'up', 'out', 'over',
@@ -148,7 +148,10 @@ export const englishActionWords: ActionWords = {
     { intent: 'email', pattern: /^e-?mail\b/i },
     { intent: 'reminder', pattern: /\b(?:remind|reminder)\b/i },
     { intent: 'message', pattern: /\b(?:whats ?app|sms|telegram|signal message)\b|^(?:text|message)\b|\b(?:a|by|via) (?:text|message)\b|\btext (?:me|you|him|her|them|us)\b/i },
-    { intent: 'email', pattern: /^(?:e-?mail|mail)\b|\b(?:by|via|over|an?|to (?:my|your|his|her|their|our|the)) e-?mail\b|\be-?mail (?:me|you|him|her|them|us|it)\b|\S@\S/i },
+    // "Mail" alone is the post ("mail out the forms"), in both Englishes; only e-mail is email.
+    { intent: 'email', pattern: /^e-?mail\b|\b(?:by|via|over|an?|to (?:my|your|his|her|their|our|the)) e-?mail\b|\be-?mail (?:me|you|him|her|them|us|it)\b|\S@\S/i },
+    // Calling first: "call Tanya to move the appointment" is a call about a meeting, not one.
+    { intent: 'call', pattern: /^(?:call|ring|phone)\b/i },
     {
       intent: 'meeting',
       pattern: new RegExp(
@@ -170,7 +173,10 @@ export const englishActionWords: ActionWords = {
     { pattern: /\btelegram\b/i, hint: 'telegram' },
     { pattern: /\bsms\b|\btext(?: message)?\b/i, hint: 'sms' },
   ],
-  meetingNouns: ['meeting', 'appointment', 'conversation', 'call', 'session', 'interview', 'chat', 'consultation', 'visit', 'slot', 'catch-up', 'catch up'],
+  meetingNouns: [
+    'meeting', 'appointment', 'conversation', 'call', 'session', 'interview', 'chat', 'consultation', 'visit', 'slot', 'catch-up', 'catch up',
+    'conference', 'check-up', 'checkup', 'recheck', 'review', 'hearing test', 'eye test', 'inspection', 'viewing', 'fitting', 'assessment',
+  ],
   movedVerbs: ['move', 'moved', 'moving', 'reschedul', 'rebook', 'rearrang', 'push it back', 'bring it forward'],
   numberReference: /\b(?:that|this|the same|the) (?:number|mobile|line)\b/i,
   // Up to three words may name the place ("at our Parkside Road surgery", "at the Corner Café").
