@@ -65,7 +65,12 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
     const overlapping = found.filter((mention) => mention.start < day.end && day.start < mention.end);
     if (overlapping.some((mention) => mention.certainDate)) continue;
     for (const mention of overlapping) found.splice(found.indexOf(mention), 1);
-    found.push(day);
+    // "9:30 on Saturday the 19th": chrono's reading carried the time; the day of the month keeps it.
+    const timed = overlapping.find((mention) => mention.clock.hour !== undefined);
+    found.push(timed ? {
+      ...day, start: Math.min(day.start, timed.start), end: Math.max(day.end, timed.end),
+      clock: { ...day.clock, hour: timed.clock.hour, minute: timed.clock.minute },
+    } : day);
   }
   const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
   const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words, earlierDay ? wallClockOfDay(earlierDay) : undefined);

@@ -22,7 +22,8 @@ export const englishLexicon: FactLexicon = {
     vague: /^(?:(?:this|the|next|over the)\s+)?(?:weekend|today|tonight)$/i,
     deadlinePrefix: /\b(?:by|before|until|till|no later than)\s+(?:the\s+)?$/i,
     weekdays: WEEKDAYS.split('|'),
-    timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before'],
+    // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
+    timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'for'],
     hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'] },
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
     pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
