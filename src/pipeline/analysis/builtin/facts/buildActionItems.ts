@@ -12,7 +12,7 @@ import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
 import { laterDateTime, turnsOf } from './nearbyEvidence.js';
 import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
-import { isContentWord } from '../describe/words.js';
+import { isContentWord, keyOf } from '../describe/words.js';
 import { englishPeopleWords } from './english/englishPeopleWords.js';
 
 /**
@@ -220,21 +220,25 @@ const notThings = new Set([...englishPeopleWords.roles, 'team', 'department', 'o
 
 /**
  * "I'll pay it by the fifteenth" after "the bill comes down to eighty-four euro twenty" → "Pay the
- * bill by the fifteenth": an action whose object is "it" takes the thing the call keeps talking
+ * bill by the fifteenth": an action whose object is "it" (or "them", "those": then a plural) takes the thing the call keeps talking
  * about among the noun phrases of the few sentences before (a determiner and up to three words
  * ending in a noun the call says at least twice, no person, place or time), with "the" for its
  * determiner; the most talked-about one, the latest on a tie. The title as said when none is.
  */
 function withAntecedent(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
-  const anaphor = /^(\S+)\s+it\b/i.exec(title);
+  const anaphor = /^(\S+)\s+(it|them|those|these)\b/i.exec(title);
   if (!anaphor) return title;
+  // "them", "those": a plural thing ("the photos"); "it": a singular one.
+  const plural = anaphor[2]!.toLowerCase() !== 'it';
   const counts = new Map<string, number>();
-  for (const other of call) for (const word of other.sentence.text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  for (const other of call) for (const word of other.sentence.text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(keyOf(word), (counts.get(keyOf(word)) ?? 0) + 1);
   const at = call.indexOf(facts);
   let best: { phrase: string; count: number } | undefined;
   for (const earlier of call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at)) {
     for (const phrase of thingsNamed(earlier, words)) {
-      const count = counts.get(phrase.at(-1)!) ?? 0;
+      const head = phrase.at(-1)!;
+      if ((keyOf(head) !== head) !== plural) continue;
+      const count = counts.get(keyOf(head)) ?? 0;
       if (count >= 2 && (!best || count >= best.count)) best = { phrase: `the ${phrase.join(' ')}`, count };
     }
   }

@@ -180,9 +180,16 @@ function phoneFor(evidence: ActionEvidence, recipient: Recipient): string | null
 
 /** The named parties, then third parties named in the sentence, each with an address said nearby that holds their first name. */
 function attendeesOf(evidence: ActionEvidence): { name: string; email?: string }[] {
+  // Someone the call named before ("our adjuster, Fiona Marsh") counts when the action's sentence
+  // says their first name ("I'll book Fiona in"), under the fullest name the call gave them.
+  const sentenceWords = new Set(evidence.facts.sentence.text.toLowerCase().match(/[\p{L}'’-]+/gu) ?? []);
+  const named = evidence.call.flatMap((facts) => facts.names).map((mention) => mention.name)
+    .filter((name) => sentenceWords.has(firstName(name)))
+    .sort((first, second) => second.length - first.length);
   const names = [
     ...evidence.parties.speakers.filter(isNamedSpeaker).map((speaker) => speaker.displayName),
-    ...evidence.facts.names.map((mention) => mention.name),
+    ...evidence.facts.names.map((mention) => named.find((full) => firstName(full) === firstName(mention.name)) ?? mention.name),
+    ...named,
   ];
   const emails = nearby(evidence).flatMap((facts) => facts.emails);
   const distinct = [...new Map(names.map((name) => [name.toLowerCase(), name])).values()];
