@@ -120,7 +120,7 @@ export const englishActionWords: ActionWords = {
     + `tell (?:me|us)\\b|give (?:me|us) (?:your|the) (?:name|number|email|address|details|reference|order number)\\b|`
     + `(?:repeat|spell) (?:that|it|your)\\b|hold on\\b|`
     // Security and identity checks answered on the line ("can you confirm the last four digits of the card?").
-    + `confirm (?:your|the) (?:[\\w-]+ ){0,3}?(?:name|digits|address|postcode|zip code|date of birth|security answer)\\b(?!.*\\b(?:by|in|via|over) (?:e-?mail|text|post|letter|writing)\\b)|`
+    + `(?:confirm|verify|check) (?:your|the) (?:[\\w-]+ ){0,3}?(?:name|digits|address|postcode|zip code|date of birth|security answer)\\b(?!.*\\b(?:by|in|via|over) (?:e-?mail|text|post|letter|writing)\\b)|`
     + `give (?:me|us) (?:a|one) (?:second|sec|moment|minute|min)\\b|`
     + `have (?:lunch|dinner|breakfast|a break|fun|a think|a (?:good|great|nice|lovely)\\b)|`
     // Call handling and turns of phrase, not tasks ("let me put you on hold", "I have to go").
