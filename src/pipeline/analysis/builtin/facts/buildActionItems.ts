@@ -233,20 +233,30 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   const counts = new Map<string, number>();
   for (const other of call) for (const word of other.sentence.text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(keyOf(word), (counts.get(keyOf(word)) ?? 0) + 1);
   const at = call.indexOf(facts);
+  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  // The sentence just before, in the same turn, names it: "What I need is photos of the damage.
+  // Could you email those to …?"
+  const previous = call[at - 1];
+  if (previous && previous.sentence.segment.speakerId === facts.sentence.segment.speakerId) {
+    const phrase = thingsNamed(previous, words, plural).filter(matchesNumber).at(-1);
+    if (phrase) return `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
+  }
   let best: { phrase: string; count: number } | undefined;
   for (const earlier of call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at)) {
-    for (const phrase of thingsNamed(earlier, words)) {
-      const head = phrase.at(-1)!;
-      if ((keyOf(head) !== head) !== plural) continue;
-      const count = counts.get(keyOf(head)) ?? 0;
+    for (const phrase of thingsNamed(earlier, words).filter(matchesNumber)) {
+      const count = counts.get(keyOf(phrase.at(-1)!)) ?? 0;
       if (count >= 2 && (!best || count >= best.count)) best = { phrase: `the ${phrase.join(' ')}`, count };
     }
   }
   return best ? `${anaphor[1]} ${best.phrase}${title.slice(anaphor[0].length)}` : title;
 }
 
-/** The noun phrases of a sentence outside its dates and amounts: words after a determiner, up to three, the last a content word naming a thing. */
-function thingsNamed(facts: SentenceFacts, words: ActionWords): string[][] {
+/**
+ * The noun phrases of a sentence outside its dates and amounts: words after a determiner, up to
+ * three, the last a content word naming a thing (a phrase ending in a person, place or time is
+ * none); with `bare`, also a plural noun said without a determiner ("photos of the damage").
+ */
+function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): string[][] {
   let text = facts.sentence.text;
   for (const said of [...facts.dates.map((mention) => mention.text), ...facts.amounts.map((amount) => amount.text)]) text = text.replace(said, ' , ');
   const tokens = text.replace(/[’]/g, "'").split(/\s+/);
@@ -260,9 +270,19 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords): string[][] {
       phrase.push(word);
       if (word !== next) break;
     }
-    while (phrase.length > 0 && (!isContentWord(phrase.at(-1)!) || notThings.has(phrase.at(-1)!))) phrase.pop();
-    if (phrase.length > 0 && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) phrases.push(phrase);
+    while (phrase.length > 0 && !isContentWord(phrase.at(-1)!)) phrase.pop();
+    if (phrase.length > 0 && !notThings.has(phrase.at(-1)!) && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) {
+      phrases.push(phrase);
+    }
   });
+  if (bare) {
+    tokens.forEach((token, index) => {
+      const word = token.replace(/[.,;:!?]+$/, '');
+      const before = (tokens[index - 1] ?? '').toLowerCase();
+      if (/^[a-z][a-z-]*$/.test(word) && keyOf(word) !== word && isContentWord(word) && !notThings.has(keyOf(word))
+        && !['the', 'a', 'an', 'your', 'my', 'his', 'her', 'this', 'that', 'these', 'those'].includes(before)) phrases.push([word]);
+    });
+  }
   return phrases;
 }
 
