@@ -37,6 +37,8 @@ export interface DateWords {
   pastCue: RegExp;
   /** Mentions too vague to list by themselves ("today", "weekend"): listed only as a deadline or with an action. */
   vague: RegExp;
+  /** The weekend as said ("the weekend"): done "before the weekend" means by the Friday. */
+  weekend: RegExp;
   /** Words just before a mention that belong to it ("*by* Friday", "*before the* end of the month"); anchored at the end. */
   deadlinePrefix: RegExp;
   /** Weekday names, lower case: "Friday the 24th" names both. */

@@ -107,7 +107,8 @@ export function findCallDateMentions(sentences: readonly string[], clock: CallCl
   return sentences.map((sentence, at) => {
     const earlierDay = last && at - last.at <= RELATIVE_ANCHOR_LOOK_BACK ? last.date : undefined;
     const mentions = findDateMentions(sentence, clock, words, numbers, earlierDay);
-    const day = mentions.filter((mention) => mention.date !== null).at(-1)?.date;
+    // "Today" and "the weekend" fix no day a later "the day before" is counted from.
+    const day = mentions.filter((mention) => mention.date !== null && !mention.isVague).at(-1)?.date;
     if (day) last = { date: day, at };
     return mentions;
   });
@@ -137,15 +138,24 @@ function asDateMention(mention: FoundDate, sentence: string, written: DigitWritt
   const end = written.endIn(mention.end);
   const prefix = words.deadlinePrefix.exec(sentence.slice(0, start))?.[0] ?? '';
   const said = sentence.slice(start, end);
+  // "Before the weekend" is done by the Friday: the day before the weekend's Saturday.
+  const dayBefore = /^before\b/i.test(prefix) && words.weekend.test(said);
+  const day = mention.hasDay && dayBefore ? { ...mention.clock, ...dayAfter(mention.clock, -1) } : mention.clock;
   return {
     text: sentence.slice(start - prefix.length, end),
     index: start - prefix.length,
-    date: mention.hasDay ? isoDate(mention.clock) : null,
+    date: mention.hasDay ? isoDate(day) : null,
     time: isoTime(mention.clock),
-    dateTime: mention.hasDay ? isoDateTimeWithOffset(mention.clock, clock.timeZone) : null,
+    dateTime: mention.hasDay ? isoDateTimeWithOffset(day, clock.timeZone) : null,
     isDeadline: prefix !== '',
     isVague: words.vague.test(said.trim()),
   };
+}
+
+/** The calendar day `days` away from `clock` (year, month, day only). */
+function dayAfter(clock: WallClock, days: number): Pick<WallClock, 'year' | 'month' | 'day'> {
+  const date = new Date(Date.UTC(clock.year, clock.month - 1, clock.day + days));
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
 /** `YYYY-MM-DD` as a wall clock. */

@@ -20,6 +20,7 @@ export const englishLexicon: FactLexicon = {
     timeAnchor: /\b(?:at|by|around|from|until|till)\s+\d{1,2}(?::\d{2})?\b|\d\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|o['’]clock|\bnoon\b|\bmidnight\b/i,
     pastCue: /\b(?:last|ago|yesterday|previous|past)\b/i,
     vague: /^(?:(?:this|the|next|over the)\s+)?(?:weekend|today|tonight)$/i,
+    weekend: /\bweekend\b/i,
     deadlinePrefix: /\b(?:by|before|until|till|no later than)\s+(?:the\s+)?$/i,
     weekdays: WEEKDAYS.split('|'),
     // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
