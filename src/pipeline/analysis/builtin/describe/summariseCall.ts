@@ -180,7 +180,7 @@ function bulletSources(conversation: Conversation, usable: readonly Utterance[],
   });
 }
 
-/** The best source of each must-cover category, then the rest by score; no sentence used twice. */
+/** The best source of each must-cover category, then the rest by score; no sentence used twice, and at least three when there are three. */
 function pickBulletSources(sources: readonly BulletSource[], wanted: number): BulletSource[] {
   const byScore = [...sources].sort((first, second) => second.score - first.score);
   const picked: BulletSource[] = [];
@@ -193,6 +193,13 @@ function pickBulletSources(sources: readonly BulletSource[], wanted: number): Bu
   for (const source of byScore) {
     if (picked.length >= wanted) break;
     if (!picked.includes(source) && !overlaps(source)) picked.push(source);
+  }
+  // Three bullets are the least a summary has: a call that has three sentences to say gets them,
+  // near-duplicates or not, before it would be left with none.
+  for (const source of byScore) {
+    if (picked.length >= bulletCount.min) break;
+    const sameSentence = picked.some((other) => other.utterances.some((utterance) => source.utterances.includes(utterance)));
+    if (!picked.includes(source) && !sameSentence) picked.push(source);
   }
   return picked;
 }
