@@ -224,6 +224,13 @@ describe('a day and time put in a diary is an appointment', () => {
   });
 });
 
+describe('when something arrives is not when it is done', () => {
+  test('"I\'ll post you a claim form, it should be with you early next week" has no due date', () => {
+    const facts = factsOf([['S', "I'll post you a claim form to fill in, it should be with you early next week."]]);
+    expect(itemTitled(facts, /claim form/i).dueDate).toBeNull();
+  });
+});
+
 describe('a time window stays in the title', () => {
   test('"I\'ll book the redelivery for Friday between eight and noon" keeps "between eight and noon"', () => {
     const facts = factsOf([

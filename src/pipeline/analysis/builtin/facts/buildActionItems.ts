@@ -64,7 +64,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const { facts, parties, words } = context;
   const addressee = parties.other(speaker.speakerId);
   const owner = cue.kind === 'commitment' || cue.kind === 'selfReminder' ? speaker : cue.kind === 'request' ? addressee : null;
-  const said = dateOf(cue, facts.dates, cuesInSentence);
+  const said = dateOf(cue, facts.dates, cuesInSentence, facts.sentence.text, words);
   const listed = cue.kind === 'selfReminder' ? 'reminder' : words.intents.find((row) => row.pattern.test(cue.clause))?.intent ?? 'task';
   // "I'll move her to Tuesday at 2:30", "I'll put Biscuit down for Thursday at 5:30": a day and a
   // time put in a diary are an appointment, whatever the verb.
@@ -287,8 +287,9 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): st
 }
 
 /** The first dated mention in the cue's part; else in the sentence when the sentence holds this one action only. */
-function dateOf(cue: ActionCue, dates: readonly DateMention[], cuesInSentence: number): DateMention | null {
-  const dated = dates.filter((mention) => mention.date !== null);
+function dateOf(cue: ActionCue, dates: readonly DateMention[], cuesInSentence: number, sentence: string, words: ActionWords): DateMention | null {
+  // "I'll post you the form, it should be with you early next week": when it arrives is not when it is done.
+  const dated = dates.filter((mention) => mention.date !== null && !words.arrivalEstimate.test(sentence.slice(0, mention.index)));
   const inPart = dated.find((mention) => mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length);
   return inPart ?? (cuesInSentence === 1 ? dated[0] ?? null : null);
 }

@@ -91,6 +91,7 @@ export const englishActionWords: ActionWords = {
     + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead)\\b`,
     'i',
   ),
+  arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
   timeWindow: /\b(?:between\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?\s+and\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?|from\s+[\w:.]+(?:\s+(?:am|pm))?\s+(?:to|till|until)\s+[\w:.]+(?:\s+(?:am|pm))?)/i,
   slotVerbs: /^(?:move|reschedule|rebook|put\s+(?:\S+\s+){1,3}?(?:down|in)|book\s+(?:\S+\s+){1,3}?in|pencil\s+(?:\S+\s+){1,3}?in)\b/i,
   questionOpener: /^(?:do|does|did|what|when|where|why|how|who|which|is|are|am|will|would|should|shall|can|could|have|has)\b/i,
