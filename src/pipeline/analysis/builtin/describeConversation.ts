@@ -53,7 +53,8 @@ export function describeConversation(input: AnalysisInput, facts?: Pick<Analysis
   const conversationOutcome = classifyOutcome(conversation, salience, callType);
   const tags = pickTags(conversation, salience.keywordWeights);
   const outcome = facts ? findCallOutcome(facts.actionItems ?? [], facts.importantDates ?? [], lexiconFor(input.transcript.language).lexicon.actions,
-    buildGroundingCorpus(input.transcript, input.metadata, input.recordedAt, input.timeZone)) : null;
+    // The outcome is prose without ISO dates: the corpus needs no date reading.
+    buildGroundingCorpus(input.transcript, input.metadata, input.recordedAt, input.timeZone, { dates: false })) : null;
   const summary = summariseCall(conversation, salience, outcome);
   const qualityWarnings = conversation.tooShort ? [tooShortWarning] : summary.warnings;
   return {

@@ -32,7 +32,9 @@ export interface GroundingCorpus {
 /** Metadata fields whose values may be quoted: the rest (direction, duration) states nothing nameable. */
 const quotableMetadata = ['title', 'contactName', 'contactId', 'phoneNumber', 'organization'] as const;
 
-export function buildGroundingCorpus(transcript: Transcript, metadata: CallMetadata, recordedAt: number, timeZone: string): GroundingCorpus {
+export function buildGroundingCorpus(
+  transcript: Transcript, metadata: CallMetadata, recordedAt: number, timeZone: string, options: { dates?: boolean } = {},
+): GroundingCorpus {
   const lines = [
     ...transcript.segments.map((segment) => segment.text),
     ...quotableMetadata.map((field) => metadata[field]).filter((value): value is string => typeof value === 'string'),
@@ -45,7 +47,8 @@ export function buildGroundingCorpus(transcript: Transcript, metadata: CallMetad
     digitRuns: lines.map((line) => digitsOf(withNumberWordsAsDigits(line))).filter((digits) => digits.length > 0),
     // Also with number words as digits: "greg dot tan seventy-seven at bigpond dot com" is greg.tan77@bigpond.com.
     spelledEmails: lines.flatMap((line) => [spokenEmailsMadeLiteral(line), spokenEmailsMadeLiteral(withNumberWordsAsDigits(line))]).join('\n'),
-    dates: datesSaid(transcript.segments.map((segment) => segment.text), transcript.language, metadata, recordedAt, timeZone),
+    // Reading every date of the call is the costly part; a check of text without ISO dates skips it (`dates: false`).
+    dates: options.dates === false ? new Set<string>() : datesSaid(transcript.segments.map((segment) => segment.text), transcript.language, metadata, recordedAt, timeZone),
     segmentIds: new Set(transcript.segments.map((segment) => segment.id)),
     speakerIds: new Set(transcript.speakers.map((speaker) => speaker.speakerId)),
   };

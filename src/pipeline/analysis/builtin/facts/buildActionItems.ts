@@ -230,8 +230,7 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   if (!anaphor) return title;
   // "them", "those": a plural thing ("the photos"); "it": a singular one.
   const plural = anaphor[2]!.toLowerCase() !== 'it';
-  const counts = new Map<string, number>();
-  for (const other of call) for (const word of other.sentence.text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(keyOf(word), (counts.get(keyOf(word)) ?? 0) + 1);
+  const counts = wordCountsOf(call);
   const at = call.indexOf(facts);
   const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
   // The sentence just before, in the same turn, names it: "What I need is photos of the damage.
@@ -249,6 +248,18 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
     }
   }
   return best ? `${anaphor[1]} ${best.phrase}${title.slice(anaphor[0].length)}` : title;
+}
+
+/** How often the call says each word (by its key: "photos" counts as "photo"), counted once per call. */
+const wordCounts = new WeakMap<readonly SentenceFacts[], Map<string, number>>();
+function wordCountsOf(call: readonly SentenceFacts[]): Map<string, number> {
+  let counts = wordCounts.get(call);
+  if (!counts) {
+    counts = new Map();
+    for (const facts of call) for (const word of facts.sentence.text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(keyOf(word), (counts.get(keyOf(word)) ?? 0) + 1);
+    wordCounts.set(call, counts);
+  }
+  return counts;
 }
 
 /**

@@ -15,9 +15,14 @@ export const MEETING_LENGTH_WINDOW_TURNS = 4;
 /** A meeting proposed without a time ("we should meet up") takes one agreed within this many following turns. */
 export const MEETING_TIME_WINDOW_TURNS = 3;
 
-/** The turn of each segment index of the call: a new turn starts where the speaker changes. */
-export function turnsOf(call: readonly SentenceFacts[]): Map<number, number> {
+const turnsByCall = new WeakMap<readonly SentenceFacts[], Map<number, number>>();
+
+/** The turn of each segment index of the call: a new turn starts where the speaker changes. Worked out once per call. */
+export function turnsOf(call: readonly SentenceFacts[]): ReadonlyMap<number, number> {
+  const known = turnsByCall.get(call);
+  if (known) return known;
   const turns = new Map<number, number>();
+  turnsByCall.set(call, turns);
   let turn = 0;
   let previousSpeaker: string | undefined;
   for (const facts of call) {
