@@ -231,6 +231,18 @@ describe('when something arrives is not when it is done', () => {
   });
 });
 
+describe('what the other party will receive is no request of them', () => {
+  test('"I\'ll pop the letter in the post tonight, you should have it by Saturday" is one task: posting it, tonight', () => {
+    const facts = factsOf([['S', "I'll pop the letter in the post tonight, you should have it by Saturday."]]);
+    expect(facts.actionItems.map((item) => [item.title, item.ownerRole, item.dueDate])).toEqual([['Post the letter', 'CONTACT', '2026-11-24']]);
+  });
+
+  test('"on the tenth" is a day of the month even with nothing after it that names one', () => {
+    const facts = factsOf([['S', "Your payment is due on the fifteenth, but I'll take it on the tenth if that suits."]]);
+    expect(facts.actionItems[0]?.dueDate).toBe('2026-12-10');
+  });
+});
+
 describe('a time window stays in the title', () => {
   test('"I\'ll book the redelivery for Friday between eight and noon" keeps "between eight and noon"', () => {
     const facts = factsOf([

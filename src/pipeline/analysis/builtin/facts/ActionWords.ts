@@ -50,6 +50,8 @@ export interface ActionWords {
   acceptance: RegExp;
   /** A turn that turns down what the other party asked ("I'm afraid", "that has to go by post", "I can't"). */
   refusal: RegExp;
+  /** What "you should …" says when it only tells the other party they will receive something ("you should have it by Saturday"): no request. */
+  receipt: RegExp;
   /** Words just before a date that make it when something arrives, not when it is done ("it should be with you"); anchored at the end. */
   arrivalEstimate: RegExp;
   /** A window of time ("between eight and noon", "from 1 to 5 pm"): kept in a title, where a single date or time is taken out. */

@@ -38,7 +38,8 @@ interface CueMatch {
  * - a promise inside a real question ("Do you think I'll need …?");
  * - a request or joint action after a condition in its sentence ("if you feel unwell, please
  *   call 111": advice), and advice however said ("you could try …");
- * - a "let me …" done while still on the call ("let me find you", "let me look").
+ * - a "let me …" done while still on the call ("let me find you", "let me look");
+ * - "you should have it by Saturday": the other party receiving something is not asked of them.
  */
 export function findActionCues(sentence: Sentence, words: ActionWords): ActionCue[] {
   const patterns = compiledPatterns(words);
@@ -50,6 +51,7 @@ export function findActionCues(sentence: Sentence, words: ActionWords): ActionCu
     const before = sentence.text.slice(0, part.index + match.start);
     if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
     if (match.kind === 'commitment' && /\blet me\s*$/i.test(part.text.slice(0, match.clauseStart)) && words.inCall.test(match.clause.trim().replace(/[.!?]+$/, ''))) continue;
+    if (match.kind === 'request' && words.receipt.test(match.clause.trim())) continue;
     const clause = actionClause(match.clause, words, patterns.fillers);
     if (clause) cues.push({ kind: match.kind, sentence, clause, part });
   }

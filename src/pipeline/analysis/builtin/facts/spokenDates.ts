@@ -96,7 +96,13 @@ export function withSpokenDatesInDigits(sentence: string, words: DateWords, numb
     const day = parseOrdinalWords(said, numbers);
     const end = match.index + match[0].length;
     if (day === null || day > MAX_DAY_OF_MONTH) continue;
-    if (match.groups?.weekday === undefined && !words.ordinalDayFollowers.test(sentence.slice(end))) continue;
+    // A day of the month: after a weekday, before a word that follows days ("the fifth at ten"),
+    // or after "on" when no noun follows ("I'll take it on the tenth if that suits", not "on the
+    // second floor").
+    const rest = sentence.slice(end);
+    const afterOn = /\bon\s+$/i.test(sentence.slice(0, match.index))
+      && (!/^\s+[a-z]/i.test(rest) || /^\s+(?:if|but|so|when|because|as|unless|then|instead|please)\b/i.test(rest));
+    if (match.groups?.weekday === undefined && !afterOn && !words.ordinalDayFollowers.test(sentence.slice(end))) continue;
     replacements.push({ index: end - said.length, length: said.length, text: ordinalSuffixed(day) });
   }
   return rewritten(sentence, replacements);

@@ -71,7 +71,7 @@ export const englishActionWords: ActionWords = {
     'double-check', 'draft', 'drop', 'e-mail', 'email', 'escalate', 'figure', 'file', 'finalise', 'finalize', 'find',
     'finish', 'fix', 'follow', 'forward', 'get', 'give', 'go', 'hand', 'handle', 'have', 'inform', 'install', 'introduce',
     'invoice', 'investigate', 'let', 'log', 'look', 'loop', 'mail', 'make', 'meet', 'message', 'move', 'note', 'notify', 'order',
-    'organise', 'organize', 'pass', 'pay', 'phone', 'pick', 'ping', 'post', 'postpone', 'push', 'prepare', 'print', 'process', 'provide',
+    'organise', 'organize', 'pass', 'pay', 'phone', 'pick', 'ping', 'pop', 'post', 'postpone', 'push', 'prepare', 'print', 'process', 'provide',
     'purchase', 'put', 'quote', 'raise', 'reach', 'reboot', 'refund', 'register', 'reinstall', 'remind', 'renew', 'repair', 'replace', 'reply',
     'reschedule', 'reserve', 'respond', 'restart', 'return', 'review', 'ring', 'run', 'schedule', 'send', 'set', 'share', 'ship',
     'sign', 'sort', 'speak', 'submit', 'take', 'talk', 'tell', 'test', 'text', 'touch', 'transfer', 'update', 'upload', 'verify',
@@ -91,6 +91,7 @@ export const englishActionWords: ActionWords = {
     + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead)\\b`,
     'i',
   ),
+  receipt: /^(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)/i,
   arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
   timeWindow: /\b(?:between\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?\s+and\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?|from\s+[\w:.]+(?:\s+(?:am|pm))?\s+(?:to|till|until)\s+[\w:.]+(?:\s+(?:am|pm))?)/i,
   slotVerbs: /^(?:move|reschedule|rebook|put\s+(?:\S+\s+){1,3}?(?:down|in)|book\s+(?:\S+\s+){1,3}?in|pencil\s+(?:\S+\s+){1,3}?in)\b/i,
@@ -136,6 +137,8 @@ export const englishActionWords: ActionWords = {
     { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz)\b/i, replacement: 'call $1' },
     { pattern: /^send (?:it|that|them|this) over\b/i, replacement: 'send it' },
     { pattern: /^leave (?:it|that|this) with (?:me|us)\b/i, replacement: 'sort it' },
+    // "Pop it in the post": posting it.
+    { pattern: /^pop (.+?) in the post\b/i, replacement: 'post $1' },
     // "Ring Graham back": ringing is calling.
     { pattern: /^ring\b/i, replacement: 'call' },
   ],
