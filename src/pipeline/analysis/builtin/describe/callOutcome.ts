@@ -15,8 +15,8 @@ export interface CallOutcome {
 }
 
 export interface OutcomeWords {
-  /** Nouns that name an appointment or meeting, in order of preference ("appointment", "visit"). */
-  meetingNouns: readonly string[];
+  /** Nouns that name an appointment of its own, in order of preference ("meeting", "appointment", "visit"). */
+  appointmentNouns: readonly string[];
   /** Verbs that say an existing booking was moved ("move", "reschedule"). */
   movedVerbs: readonly string[];
 }
@@ -26,8 +26,6 @@ type ImportantDate = NonNullable<Analysis['importantDates']>[number];
 /** A sentence that makes its promise hang on a condition. */
 const conditional = /\b(?:if|unless|in case|should (?:it|that|anything))\b/i;
 
-/** Meeting nouns that name no appointment of their own ("call" is the call itself, "slot" a piece of a diary). */
-const nounsNamingNothing = new Set(['call', 'chat', 'conversation', 'slot']);
 
 /**
  * The outcome of a call from its action items, read as the conversation's result: the agreed
@@ -53,7 +51,7 @@ export function findCallOutcome(
   let statement: string;
   let namesSubject = true;
   if (primary === meeting) {
-    const noun = words.meetingNouns.find((candidate) => !nounsNamingNothing.has(candidate) && corpus.words.has(candidate));
+    const noun = words.appointmentNouns.find((candidate) => corpus.words.has(candidate));
     const moved = new RegExp(`\\b(?:${anyOfWords(words.movedVerbs)})`, 'i').test(corpus.text);
     if (noun) statement = when ? `${noun} ${moved ? 'moved to' : 'booked for'} ${when}` : `${noun} ${moved ? 'moved' : 'booked'}`;
     else statement = `${lowerFirst(primary.title.replace(/[.!?]+$/, ''))}${when ? `, ${when}` : ''}`;

@@ -50,6 +50,10 @@ export interface ActionWords {
   acceptance: RegExp;
   /** A turn that turns down what the other party asked ("I'm afraid", "that has to go by post", "I can't"). */
   refusal: RegExp;
+  /** A check done on the line: the words before its verb ("let me just ") and the verb ("check", "look"). */
+  checkOnTheLine: { lead: RegExp; verb: RegExp };
+  /** The words before a need that explains a call or a question ("I need to " make a claim). */
+  statedNeedLead: RegExp;
   /** What "you should …" says when it only tells the other party they will receive something ("you should have it by Saturday"): no request. */
   receipt: RegExp;
   /** Words just before a date that make it when something arrives, not when it is done ("it should be with you"); anchored at the end. */
@@ -88,6 +92,12 @@ export interface ActionWords {
   providerHints: readonly { pattern: RegExp; hint: (typeof providerHints)[number] }[];
   /** Words naming a meeting ("appointment", "conversation"): a length said right before one is the meeting's ("a thirty minute appointment"). */
   meetingNouns: readonly string[];
+  /** The meeting nouns that name an appointment of their own (not "call", "chat" or "slot"): what a booking is titled by. */
+  appointmentNouns: readonly string[];
+  /** Words that open a noun phrase "it" can stand for ("the", "your", "this"). */
+  antecedentDeterminers: readonly string[];
+  /** Heads of noun phrases that name people, teams, places or times rather than a thing to be paid, signed or sent. */
+  notThings: ReadonlySet<string>;
   /** Verbs (word starts) that say a booking was moved rather than made ("move", "reschedul"): the headline says "moved to". */
   movedVerbs: readonly string[];
   /** The action points back to a number said before ("call you back on *that number*"). */

@@ -13,7 +13,6 @@ import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from
 import { laterDateTime, turnsOf } from './nearbyEvidence.js';
 import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
 import { isContentWord, keyOf } from '../describe/words.js';
-import { englishPeopleWords } from './english/englishPeopleWords.js';
 
 /**
  * The action items of a call, one per action cue (see `findActionCues`), merged where several
@@ -37,7 +36,7 @@ export function buildActionItems(
     const cues = findActionCues(facts.sentence, words);
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
-      if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call)) continue;
+      if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;
       const { titleAsSaid, ...action } = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
       placed.push({
         ...action,
@@ -126,12 +125,12 @@ function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonl
  * print there? I need to print a form": the reason for the call or for the question, answered in
  * it, not a promise).
  */
-function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[]): boolean {
+function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
   if (cue.kind !== 'commitment') return false;
   const lead = cue.part.text.slice(0, cue.part.text.indexOf(cue.clause.split(/\s+/)[0]!));
   const turn = turnAround(facts, call);
-  if (/\blet me\s+(?:just\s+)?$/i.test(lead) && /^(?:check|look|see)\b/i.test(cue.clause)) return turn.indexOf(facts) < turn.length - 1;
-  if (!/\bI (?:need|have|['’]ve got|want) to\s+$/i.test(lead)) return false;
+  if (words.checkOnTheLine.lead.test(lead) && words.checkOnTheLine.verb.test(cue.clause)) return turn.indexOf(facts) < turn.length - 1;
+  if (!words.statedNeedLead.test(lead)) return false;
   // The call's first two turns: the answer to the phone and why the caller rang.
   const opensTheCall = (turnsOf(call).get(facts.sentence.segmentIndex) ?? 0) <= 1;
   return opensTheCall || turn.some((other) => other.sentence.isQuestion);
@@ -151,7 +150,7 @@ function turnAround(facts: SentenceFacts, call: readonly SentenceFacts[]): Sente
 /** The text of the other speaker's next turn (the sentences until the speaker changes again); null when nobody answers. */
 function replyTo(facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
   const asker = facts.sentence.segment.speakerId;
-  const after = call.filter((other) => other.sentence.segmentIndex > facts.sentence.segmentIndex);
+  const after = call.slice(call.indexOf(facts) + 1);
   const start = after.findIndex((other) => other.sentence.segment.speakerId !== asker);
   if (start < 0) return null;
   const replier = after[start]!.sentence.segment.speakerId;
@@ -179,8 +178,7 @@ function appointmentTitle(title: string, cue: ActionCue, facts: SentenceFacts, c
 
 /** The latest meeting noun ("appointment", "hearing test") said in the cue's clause or before it; nouns naming no appointment of their own left out. */
 function meetingNounBefore(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | undefined {
-  const nouns = words.meetingNouns.filter((noun) => !['call', 'chat', 'conversation', 'slot'].includes(noun));
-  const nounPattern = new RegExp(`\\b(${anyOfWords(nouns)})s?\\b`, 'i');
+  const nounPattern = new RegExp(`\\b(${anyOfWords(words.appointmentNouns)})s?\\b`, 'i');
   return [cue.clause, ...textsBefore(cue, facts, call)].map((text) => nounPattern.exec(text)?.[1]).find(Boolean)?.toLowerCase();
 }
 
@@ -214,10 +212,6 @@ function withRoles(title: string, call: readonly SentenceFacts[]): string {
 
 /** Sentences looked back over for what "it" stands for. */
 const ANTECEDENT_LOOK_BACK = 5;
-/** Heads that name people, teams, places or times rather than a thing to be paid, signed or sent. */
-const notThings = new Set([...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
-  'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home']);
-
 /**
  * "I'll pay it by the fifteenth" after "the bill comes down to eighty-four euro twenty" → "Pay the
  * bill by the fifteenth": an action whose object is "it" (or "them", "those": then a plural) takes the thing the call keeps talking
@@ -273,7 +267,7 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): st
   const tokens = text.replace(/[’]/g, "'").split(/\s+/);
   const phrases: string[][] = [];
   tokens.forEach((token, index) => {
-    if (!['the', 'a', 'an', 'your', 'my', 'his', 'her', 'this', 'that'].includes(token.toLowerCase())) return;
+    if (!words.antecedentDeterminers.includes(token.toLowerCase())) return;
     const phrase: string[] = [];
     for (const next of tokens.slice(index + 1, index + 4)) {
       const word = next.replace(/[.,;:!?]+$/, '');
@@ -282,7 +276,7 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): st
       if (word !== next) break;
     }
     while (phrase.length > 0 && !isContentWord(phrase.at(-1)!)) phrase.pop();
-    if (phrase.length > 0 && !notThings.has(phrase.at(-1)!) && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) {
+    if (phrase.length > 0 && !words.notThings.has(phrase.at(-1)!) && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) {
       phrases.push(phrase);
     }
   });
@@ -290,8 +284,8 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): st
     tokens.forEach((token, index) => {
       const word = token.replace(/[.,;:!?]+$/, '');
       const before = (tokens[index - 1] ?? '').toLowerCase();
-      if (/^[a-z][a-z-]*$/.test(word) && keyOf(word) !== word && isContentWord(word) && !notThings.has(keyOf(word))
-        && !['the', 'a', 'an', 'your', 'my', 'his', 'her', 'this', 'that', 'these', 'those'].includes(before)) phrases.push([word]);
+      if (/^[a-z][a-z-]*$/.test(word) && keyOf(word) !== word && isContentWord(word) && !words.notThings.has(keyOf(word))
+        && !words.antecedentDeterminers.includes(before) && !words.anaphors.includes(before)) phrases.push([word]);
     });
   }
   return phrases;

@@ -18,6 +18,12 @@ const THIRD_PARTY = `(?:(?:${['my', 'our', 'your', 'their', 'his', 'her', 'the',
   + `(?:${anyOfWords([...englishPeopleWords.roles, 'team', 'department', 'office'])})(?:\\s+${NAME}){0,2}`
   + `|(?:${englishPeopleWords.titles.join('|')})\\.?\\s+${NAME}|${NAME}\\s+${NAME})`;
 
+/** Nouns that name an appointment of its own, in the order a headline prefers them. */
+const APPOINTMENT_NOUNS = [
+  'meeting', 'appointment', 'session', 'interview', 'consultation', 'visit', 'catch-up', 'catch up', 'conference', 'check-up',
+  'checkup', 'recheck', 'review', 'hearing test', 'eye test', 'inspection', 'viewing', 'fitting', 'assessment',
+];
+
 /** Action cues of English calls. */
 export const englishActionWords: ActionWords = {
   commitments: [
@@ -91,6 +97,8 @@ export const englishActionWords: ActionWords = {
     + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead)\\b`,
     'i',
   ),
+  checkOnTheLine: { lead: /\blet me\s+(?:just\s+)?$/i, verb: /^(?:check|look|see)\b/i },
+  statedNeedLead: /\bI (?:need|have|['’]ve got|want) to\s+$/i,
   receipt: /^(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)/i,
   arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
   timeWindow: /\b(?:between\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?\s+and\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?|from\s+[\w:.]+(?:\s+(?:am|pm))?\s+(?:to|till|until)\s+[\w:.]+(?:\s+(?:am|pm))?)/i,
@@ -177,10 +185,13 @@ export const englishActionWords: ActionWords = {
     { pattern: /\btelegram\b/i, hint: 'telegram' },
     { pattern: /\bsms\b|\btext(?: message)?\b/i, hint: 'sms' },
   ],
-  meetingNouns: [
-    'meeting', 'appointment', 'conversation', 'call', 'session', 'interview', 'chat', 'consultation', 'visit', 'slot', 'catch-up', 'catch up',
-    'conference', 'check-up', 'checkup', 'recheck', 'review', 'hearing test', 'eye test', 'inspection', 'viewing', 'fitting', 'assessment',
-  ],
+  meetingNouns: ['conversation', 'call', 'chat', 'slot', ...APPOINTMENT_NOUNS],
+  appointmentNouns: APPOINTMENT_NOUNS,
+  antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'his', 'her', 'this', 'that'],
+  notThings: new Set([
+    ...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
+    'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home',
+  ]),
   movedVerbs: ['move', 'moved', 'moving', 'reschedul', 'rebook', 'rearrang', 'push it back', 'bring it forward'],
   numberReference: /\b(?:that|this|the same|the) (?:number|mobile|line)\b/i,
   // Up to three words may name the place ("at our Parkside Road surgery", "at the Corner Café").
