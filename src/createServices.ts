@@ -28,6 +28,9 @@ import { ObjectStore } from './infrastructure/storage/ObjectStore.js';
 import { transcriptionSettingsFromConfig } from './pipeline/transcription/transcriptionOptionsFromConfig.js';
 import { CallbackTranscription } from './processing/callbackTranscription.js';
 import { TranscriptionJobs } from './processing/TranscriptionJobs.js';
+import { StoredWebhookSecret } from './domain/settings/StoredWebhookSecret.js';
+import { WebhookOutbox } from './domain/webhooks/WebhookOutbox.js';
+import { WebhookDispatcher } from './infrastructure/webhooks/WebhookDispatcher.js';
 
 /** Everything the HTTP layer and the pipeline share, created once per process (or per test app). */
 export interface Services {
@@ -64,6 +67,12 @@ export interface Services {
   admin: AdminServices;
   /** The API key generated on the admin page; the `/api` guard uses it when `API_KEY` is unset. */
   storedApiKey: StoredApiKey;
+  /** Signed webhooks to the site's systems (WEBHOOK_URLS): events are recorded here, in the transaction of the change. */
+  webhooks: WebhookOutbox;
+  /** The secret webhooks are signed with (WEBHOOK_SECRET, or generated on the admin page). */
+  webhookSigningSecret: StoredWebhookSecret;
+  /** Sends the recorded webhooks; `runNode` starts it on every node, `close` stops it. */
+  webhookDispatcher: WebhookDispatcher;
   close(): Promise<void>;
 }
 
@@ -94,6 +103,9 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
   const transcriptionJobs = new TranscriptionJobs(database.sql);
   const cursorKey = await settings.secret('cursor_signing_key', clock());
   const webhookSecret = new TranscriptionWebhookSecret(settings, config);
+  const webhooks = new WebhookOutbox(config);
+  const webhookSigningSecret = new StoredWebhookSecret(settings, () => config.WEBHOOK_SECRET, 'webhook_signing_secret');
+  const webhookDispatcher = new WebhookDispatcher({ database: database.sql, outbox: webhooks, config, secret: () => webhookSigningSecret.current(), clock });
   return {
     config,
     clock,
@@ -128,7 +140,13 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
     },
     admin,
     storedApiKey,
-    close: () => database.close(),
+    webhooks,
+    webhookSigningSecret,
+    webhookDispatcher,
+    close: async () => {
+      await webhookDispatcher.stop();
+      await database.close();
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import { setupRoutes } from './routes/setupRoutes.js';
 import { signInRoute } from './routes/signInRoute.js';
 import { staticPages } from './routes/staticPages.js';
 import { statusRoutes } from './routes/statusRoutes.js';
+import { webhookRoutes } from './routes/webhookRoutes.js';
 
 export interface AdminRoutesOptions {
   services: Services;
@@ -62,6 +63,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       await signedIn.register(settingsRoutes, { services });
       await signedIn.register(modelRoutes, { services });
       await signedIn.register(inferenceRoutes, { services });
+      await signedIn.register(webhookRoutes, { services });
     });
   }, { prefix: '/api' });
 

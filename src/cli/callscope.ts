@@ -7,10 +7,11 @@ import { modelsCommand } from './commands/modelsCommand.js';
 import { serveCommand, workerCommand } from './commands/nodeCommands.js';
 import { processCommand } from './commands/processCommand.js';
 import { reprocessCommand } from './commands/reprocessCommand.js';
+import { searchIndexCommand } from './commands/searchIndexCommand.js';
 import { transcribeCommand } from './commands/transcribeCommand.js';
 
 /** Every command, in the order help lists them. Later components add theirs here. */
-const commands: CliCommand[] = [serveCommand, workerCommand, migrateCommand, reprocessCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand, modelsCommand];
+const commands: CliCommand[] = [serveCommand, workerCommand, migrateCommand, reprocessCommand, searchIndexCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand, modelsCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((command) => command.usage.length));

@@ -1,5 +1,8 @@
 import { Value } from 'typebox/value';
 import { ConfigSchema, type Config } from './configSchema.js';
+import { vocabularyProblems } from '../pipeline/transcription/transcriptionPrompt.js';
+import { webhookUrlProblems } from '../domain/webhooks/webhookEndpoints.js';
+import { isWebhookSecret } from '../infrastructure/inference/standardWebhooks.js';
 
 /** Raised at start-up when the environment does not satisfy {@link ConfigSchema}. */
 export class ConfigError extends Error {
@@ -71,6 +74,9 @@ function crossFieldProblems(config: Config): string[] {
   if (config.SERVICE_VOICE_SAMPLE_MIN_SECONDS >= config.SERVICE_VOICE_SAMPLE_MAX_SECONDS) problems.push('SERVICE_VOICE_SAMPLE_MIN_SECONDS: must be below SERVICE_VOICE_SAMPLE_MAX_SECONDS');
   if (config.SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD > config.SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD) problems.push('SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: must not be above SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD');
   if (config.ANALYSIS_TIME_ZONE !== 'local' && !isTimeZone(config.ANALYSIS_TIME_ZONE)) problems.push('ANALYSIS_TIME_ZONE: not an IANA time zone (e.g. Europe/Berlin), nor `local`');
+  problems.push(...vocabularyProblems(config.TRANSCRIPTION_VOCABULARY).map((problem) => `TRANSCRIPTION_VOCABULARY: ${problem}`));
+  problems.push(...webhookUrlProblems(config.WEBHOOK_URLS));
+  if (config.WEBHOOK_SECRET && !isWebhookSecret(config.WEBHOOK_SECRET)) problems.push('WEBHOOK_SECRET: must be `whsec_` followed by the base64 of at least 24 random bytes');
   return problems;
 }
 

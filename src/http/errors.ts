@@ -23,9 +23,14 @@ export const ErrorCodes = {
   action_item_not_found: { status: 404, message: 'Action item not found' },
   route_not_found: { status: 404, message: 'No such endpoint' },
   call_in_progress: { status: 409, message: 'The call is still being processed' },
+  // Speaker correction (`PATCH /calls/{id}/speakers/{speakerId}`, `POST /calls/{id}/speakers/merge`).
+  speaker_not_found: { status: 404, message: 'The call has no such speaker' },
+  call_not_correctable: { status: 409, message: 'Only a completed call\'s speakers can be corrected' },
   idempotency_key_conflict: { status: 409, message: 'The Idempotency-Key was already used for a different request' },
   idempotency_key_in_progress: { status: 409, message: 'A request with this Idempotency-Key is still being processed' },
   rate_limited: { status: 429, message: 'Too many requests; retry later' },
+  // The live-status stream (`GET /api/calls/events`): a limit on open streams, not on requests; closing one frees a slot.
+  too_many_streams: { status: 429, message: 'Too many live-status streams are open' },
   request_timeout: { status: 408, message: 'The request took too long' },
   internal_error: { status: 500, message: 'Internal server error' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable' },
@@ -39,6 +44,8 @@ export const ErrorCodes = {
   admin_csrf_failed: { status: 403, message: 'The request lacks a valid CSRF token or comes from another origin' },
   admin_setup_done: { status: 409, message: 'The admin password is already set' },
   admin_locked: { status: 429, message: 'Too many failed sign-ins; retry later' },
+  // The admin page's Webhooks list: no delivery has this number (pruned after WEBHOOK_RETENTION_DAYS, or never existed).
+  admin_webhook_delivery_not_found: { status: 404, message: 'No such webhook delivery' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

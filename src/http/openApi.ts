@@ -39,8 +39,9 @@ const mutatingMethods = new Set(['post', 'put', 'patch', 'delete']);
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 const tags = [
-  { name: 'calls', description: 'Call recordings: upload, list, status, detail, transcript, analysis, deletion' },
+  { name: 'calls', description: 'Call recordings: upload, list, status, detail, transcript, analysis, export, deletion' },
   { name: 'actions', description: 'Action items extracted from the user\'s calls' },
+  { name: 'search', description: 'Full-text search over the user\'s completed calls' },
   { name: 'users', description: 'The caller\'s own profile, statistics and account deletion' },
   { name: 'voice profile', description: 'Optional voice profile (off unless `SERVICE_VOICE_EMBEDDING_ENABLED=true`)' },
   { name: 'health', description: 'Liveness of the API; no credentials' },
@@ -51,6 +52,7 @@ const tags = [
 function tagOf(path: string): string {
   if (path.startsWith('/api/calls')) return 'calls';
   if (path.startsWith('/api/actions')) return 'actions';
+  if (path.startsWith('/api/search')) return 'search';
   if (path.startsWith('/api/users/me/voice-profile')) return 'voice profile';
   if (path.startsWith('/api/users')) return 'users';
   if (path === '/api/health') return 'health';
@@ -64,11 +66,16 @@ const operationIds: Record<string, string> = {
   'POST /api/calls/analyze': 'uploadCall',
   'GET /api/calls': 'listCalls',
   'GET /api/calls/status': 'getCallStatuses',
+  'GET /api/calls/events': 'streamCallEvents',
   'GET /api/calls/{id}': 'getCall',
   'GET /api/calls/{id}/transcript': 'getCallTranscript',
   'GET /api/calls/{id}/analysis': 'getCallAnalysis',
+  'GET /api/calls/{id}/export': 'exportCall',
+  'PATCH /api/calls/{id}/speakers/{speakerId}': 'correctCallSpeaker',
+  'POST /api/calls/{id}/speakers/merge': 'mergeCallSpeakers',
   'DELETE /api/calls/{id}': 'deleteCall',
   'DELETE /api/calls': 'deleteCalls',
+  'GET /api/search': 'searchCalls',
   'GET /api/actions': 'listActionItems',
   'PATCH /api/actions/{id}': 'updateActionItem',
   'GET /api/users/me': 'getCurrentUser',

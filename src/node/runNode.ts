@@ -65,6 +65,11 @@ export async function runNode(role: NodeRole): Promise<void> {
       throw error;
     }
   }
+  // Every node sends the site's webhooks (a lease keeps two from sending one); `services.close()` stops it.
+  services.webhookDispatcher.start(log.child({ component: 'webhooks' }));
+  if (services.webhooks.enabled && (await services.webhookSigningSecret.source()) === 'none') {
+    log.warn('WEBHOOK_URLS is set but no WEBHOOK_SECRET: webhooks wait until a signing secret is generated on the admin page (Webhooks)');
+  }
   await app.listen({ port: role === 'serve' ? config.PORT : config.NODE_PORT, host: config.HOST });
   log.info({ role, database: services.database.location, processes, version: packageVersion }, 'node started');
   if (role === 'serve') await printSetupLink(services, app.server.address());

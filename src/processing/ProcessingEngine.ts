@@ -15,6 +15,8 @@ import { AwaitingCallback } from './callbackTranscription.js';
 import { CallRun, RunAborted } from './CallRun.js';
 import { ProcessingEventRepository } from './ProcessingEventRepository.js';
 import { ProcessingQueue } from './ProcessingQueue.js';
+import { withSpeakerCorrections } from '../domain/speakerCorrections/applySpeakerCorrection.js';
+import { SpeakerCorrectionRepository } from '../domain/speakerCorrections/SpeakerCorrectionRepository.js';
 
 /** How often the engine looks for queued calls without being woken (uploads by other processes, the CLI), ms. */
 const pollIntervalMs = 1000;
@@ -92,7 +94,8 @@ export class ProcessingEngine {
   constructor(private readonly dependencies: EngineDependencies) {
     const { services } = dependencies;
     this.lease = dependencies.lease ?? `engine-${randomUUID()}`;
-    this.queue = new ProcessingQueue(services.database.sql);
+    // Every way a call fails goes through the queue, which records its `call.failed` webhook.
+    this.queue = new ProcessingQueue(services.database.sql, services.webhooks);
     this.events = new ProcessingEventRepository(services.database.sql);
     this.concurrency = effectiveConcurrency(services.config.WORKER_CONCURRENCY);
   }
@@ -336,7 +339,8 @@ export class ProcessingEngine {
         ...(user?.displayName ? { userDisplayName: user.displayName } : {}),
       };
       log.info({ callId: call.id, ...(call.phoneNumber ? { phoneNumber: maskPhoneNumber(call.phoneNumber) } : {}) }, 'processing started');
-      const result = await pipeline(job, run);
+      // A reprocess keeps what the owner corrected by hand (speaker names, roles, merges).
+      const result = withSpeakerCorrections(await pipeline(job, run), await new SpeakerCorrectionRepository(services.database.sql).listForCall(call.id));
       await run.ensureHeld();
       const analysis = run.warnings.length > 0 ? withWarnings(result.analysis, run.warnings) : result.analysis;
       finishing();

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { CallRecord } from '../domain/calls/callTypes.js';
+import type { FailedCall } from '../domain/webhooks/webhookPayloads.js';
+import type { WebhookOutbox } from '../domain/webhooks/WebhookOutbox.js';
 import type { SqlDatabase } from '../infrastructure/database/SqlDatabase.js';
 import { columnsOf } from '../infrastructure/database/sqlFragments.js';
 import { calls } from '../infrastructure/database/tables.js';
@@ -16,7 +18,15 @@ export interface RecoveryOutcome {
   failed: string[];
 }
 
+/**
+ * Told, in the transaction that failed them, which calls became FAILED: the webhooks' outbox
+ * (`call.failed`), woken once that transaction has committed.
+ */
+export type FailureRecorder = Pick<WebhookOutbox, 'enabled' | 'callsFailed' | 'wake'>;
+
 const callColumns = columnsOf(calls);
+/** What a statement that fails calls returns of each. */
+const failedColumns = sql`id AS "callId", user_id AS "userId", error_reason AS "errorReason"`;
 const inFlight = sql`status IN ('TRANSCRIBING', 'ANALYZING')`;
 /** processing_attempts - 1, never below 0 (a hand-back does not count as an attempt). */
 const oneAttemptLess = sql`CASE WHEN processing_attempts > 0 THEN processing_attempts - 1 ELSE 0 END`;
@@ -29,7 +39,7 @@ const oneAttemptLess = sql`CASE WHEN processing_attempts > 0 THEN processing_att
  * (deleted, swept as stale, taken over, handed back) can never write to it again.
  */
 export class ProcessingQueue {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlDatabase, private readonly failures?: FailureRecorder) {}
 
   /**
    * Takes the oldest queued call, or undefined when none waits. One statement: on PostgreSQL
@@ -46,9 +56,12 @@ export class ProcessingQueue {
     return call ? { call, lease } : undefined;
   }
 
-  /** Records stage progress; false when the run no longer holds the call. */
+  /**
+   * Records stage progress; false when the run no longer holds the call. Moves `updated_at` too:
+   * the live-status feed (CallStatusFeed) finds changed calls, progress included, by it.
+   */
   async reportProgress(callId: string, lease: string, stage: string, progress: number, now: number): Promise<boolean> {
-    return (await this.db.run(sql`UPDATE calls SET stage = ${stage}, progress = ${progress}, last_progress_at = ${now}, heartbeat_at = ${now}
+    return (await this.db.run(sql`UPDATE calls SET stage = ${stage}, progress = ${progress}, last_progress_at = ${now}, heartbeat_at = ${now}, updated_at = ${now}
       WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`)) === 1;
   }
 
@@ -75,8 +88,8 @@ export class ProcessingQueue {
 
   /** Ends a run as FAILED with a reason for the user; false when the run no longer holds the call. */
   async fail(callId: string, lease: string, errorReason: string, now: number): Promise<boolean> {
-    return (await this.db.run(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, worker_lease = NULL, stage = NULL, updated_at = ${now}
-      WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL`)) === 1;
+    return (await this.failing(now, (db) => db.all(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, worker_lease = NULL, stage = NULL, updated_at = ${now}
+      WHERE id = ${callId} AND worker_lease = ${lease} AND deleting_since IS NULL RETURNING ${failedColumns}`))).length === 1;
   }
 
   /** Ends a held run as COMPLETED (inside the caller's transaction that stored the results). */
@@ -110,12 +123,12 @@ export class ProcessingQueue {
       ? sql`(worker_lease IS NULL OR worker_lease <> ${lease})`
       : sql`(worker_lease IS NULL OR coalesce(heartbeat_at, last_progress_at, updated_at) < ${cutoff}${ofGoneHolder})`;
     const candidates = sql`${inFlight} AND ${abandoned} AND deleting_since IS NULL AND awaiting_callback_since IS NULL`;
-    const failed = await this.db.all<{ id: string }>(sql`UPDATE calls SET status = 'FAILED', worker_lease = NULL, stage = NULL, updated_at = ${now},
+    const failed = await this.failing(now, (db) => db.all(sql`UPDATE calls SET status = 'FAILED', worker_lease = NULL, stage = NULL, updated_at = ${now},
         error_reason = 'Processing was interrupted ' || processing_attempts || ' times (the service stopped while working on this call); it was not tried again'
-      WHERE ${candidates} AND processing_attempts >= ${maxAttempts} RETURNING id`);
+      WHERE ${candidates} AND processing_attempts >= ${maxAttempts} RETURNING ${failedColumns}`));
     const requeued = await this.db.all<{ id: string }>(sql`UPDATE calls SET status = 'QUEUED', worker_lease = NULL, stage = NULL, progress = 0, updated_at = ${now}
       WHERE ${candidates} AND processing_attempts < ${maxAttempts} RETURNING id`);
-    return { requeued: requeued.map((row) => row.id), failed: failed.map((row) => row.id) };
+    return { requeued: requeued.map((row) => row.id), failed: failed.map((row) => row.callId) };
   }
 
   /** In-flight calls whose last progress is older than `cutoff`: the stale-job sweep's candidates (calls waiting for a callback have their own bound). */
@@ -151,8 +164,9 @@ export class ProcessingQueue {
 
   /** Fails a call waiting for a callback (the provider's error, or no answer in time); false when it was not waiting. */
   async failWaiting(callId: string, errorReason: string, now: number, waitingBefore = Number.MAX_SAFE_INTEGER): Promise<boolean> {
-    return (await this.db.run(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, awaiting_callback_since = NULL, stage = NULL, updated_at = ${now}
-      WHERE id = ${callId} AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND awaiting_callback_since < ${waitingBefore}`)) === 1;
+    return (await this.failing(now, (db) => db.all(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, awaiting_callback_since = NULL, stage = NULL, updated_at = ${now}
+      WHERE id = ${callId} AND status = 'TRANSCRIBING' AND awaiting_callback_since IS NOT NULL AND awaiting_callback_since < ${waitingBefore}
+      RETURNING ${failedColumns}`))).length === 1;
   }
 
   /** Calls waiting for a callback since before `cutoff`: the sweep fails them. */
@@ -163,8 +177,24 @@ export class ProcessingQueue {
 
   /** Fails a stale call whatever lease it has (the run is stuck or gone). */
   async failStale(callId: string, errorReason: string, cutoff: number, now: number): Promise<boolean> {
-    return (await this.db.run(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, worker_lease = NULL, stage = NULL, updated_at = ${now}
-      WHERE id = ${callId} AND ${inFlight} AND coalesce(last_progress_at, updated_at) < ${cutoff}`)) === 1;
+    return (await this.failing(now, (db) => db.all(sql`UPDATE calls SET status = 'FAILED', error_reason = ${errorReason}, worker_lease = NULL, stage = NULL, updated_at = ${now}
+      WHERE id = ${callId} AND ${inFlight} AND coalesce(last_progress_at, updated_at) < ${cutoff} RETURNING ${failedColumns}`))).length === 1;
+  }
+
+  /**
+   * Runs a statement that fails calls and returns them; with webhooks configured, their
+   * `call.failed` events are recorded in the same transaction (and sent once it commits).
+   */
+  private async failing(now: number, statement: (db: SqlDatabase) => Promise<FailedCall[]>): Promise<FailedCall[]> {
+    const recorder = this.failures;
+    if (!recorder?.enabled) return statement(this.db);
+    const failed = await this.db.transaction(async (tx) => {
+      const rows = await statement(tx);
+      if (rows.length > 0) await recorder.callsFailed(tx, rows, now);
+      return rows;
+    });
+    if (failed.length > 0) recorder.wake();
+    return failed;
   }
 
   /**

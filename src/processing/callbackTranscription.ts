@@ -57,9 +57,10 @@ export class CallbackTranscription {
   /**
    * The transcription stage of the first run: keeps what the resumed run needs, submits the job
    * and throws {@link AwaitingCallback}. A 4xx from the provider is `rejected`, a 5xx or network
-   * error `transient` (the stage is retried once, with a new job).
+   * error `transient` (the stage is retried once, with a new job). `prompt` (the call's names and
+   * terms, see transcriptionPrompt.ts) goes as the openai provider sends it: `prompt`.
    */
-  async submit(callId: string, cleaned: CleanedAudio, diarization: Diarization, context: StageContext): Promise<never> {
+  async submit(callId: string, cleaned: CleanedAudio, diarization: Diarization, context: StageContext, prompt?: string): Promise<never> {
     const settings = this.settings();
     if (!(await this.hasSecret())) {
       throw new StageFailure('unavailable', 'No secret for the transcription provider\'s callbacks is configured: generate one on the admin page (Settings, Inference) or set TRANSCRIPTION_WEBHOOK_SECRET, give it to the provider, and reprocess the call');
@@ -78,7 +79,7 @@ export class CallbackTranscription {
     let answer;
     try {
       answer = await postMultipart(settings.url, {
-        fields: [...transcriptionRequestFields(settings), ['job_id', jobId], ['callback_url', settings.callbackUrl]],
+        fields: [...transcriptionRequestFields(settings, prompt), ['job_id', jobId], ['callback_url', settings.callbackUrl]],
         file: { field: 'file', path: cleaned.monoPath, fileName: 'call.wav', contentType: 'audio/wav' },
         ...(settings.apiKey ? { headers: { authorization: `Bearer ${settings.apiKey}` } } : {}),
         timeoutMs: settings.timeoutMs,

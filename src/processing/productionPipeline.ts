@@ -16,6 +16,7 @@ import {
   transcribeWith, transcriptionSettingsFromConfig, type TranscriptionConfig, type TranscriptionSettings,
 } from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
 import type { WhisperServerProcess } from '../pipeline/transcription/WhisperServerProcess.js';
+import { transcriptionPrompt, vocabularyTerms } from '../pipeline/transcription/transcriptionPrompt.js';
 import { matchCallVoices, type CallVoiceMatchOptions, type ProfileVoice } from '../pipeline/voice/matchCallVoices.js';
 import type { CallPipeline, PipelineJob, PipelineResult, PipelineRun } from './CallPipeline.js';
 import type { StageDefinition } from './CallRun.js';
@@ -46,13 +47,17 @@ export interface SpeechOptions {
   voiceMatch: CallVoiceMatchOptions;
   /** Callback mode's submission and resumption (required with `transcription.provider` `callback`). */
   callback?: CallbackTranscription;
+  /** The admin's terms (`TRANSCRIPTION_VOCABULARY`), sent to the transcriber with the call's names. Defaults to none. */
+  vocabulary?: readonly string[];
 }
 
 export function speechOptionsFromConfig(
   config: Pick<Config, 'MAX_AUDIO_DURATION_SECONDS' | 'SEGMENTATION_MODEL' | 'EMBEDDING_MODEL'
-    | 'SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD' | 'SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD'> & TranscriptionConfig,
+    | 'SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD' | 'SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD'> & TranscriptionConfig
+    & Partial<Pick<Config, 'TRANSCRIPTION_VOCABULARY'>>,
 ): SpeechOptions {
   return {
+    vocabulary: vocabularyTerms(config.TRANSCRIPTION_VOCABULARY),
     maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS,
     diarization: { segmentationModel: config.SEGMENTATION_MODEL, embeddingModel: config.EMBEDDING_MODEL },
     transcription: transcriptionSettingsFromConfig(config),
@@ -130,7 +135,7 @@ export async function runSpeechStages(
  * the first one kept and the provider sent instead of running the three again.
  */
 async function transcribedSpeech(
-  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir'>,
+  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir' | 'metadata' | 'userDisplayName'>,
   run: PipelineRun,
   options: SpeechOptions,
 ): Promise<Pick<SpeechResult, 'cleaned' | 'diarization' | 'transcription'>> {
@@ -145,9 +150,11 @@ async function transcribedSpeech(
     sourcePath: job.audioPath, outputDir: job.workDir, maxDurationSeconds: options.maxDurationSeconds,
   }, context));
   const diarization = await run.stage(productionStages.diarization, (context) => diarizeAudio(cleaned, options.diarization, context));
+  // The names said in the call, spelt as the user and the metadata spell them ("hotwords").
+  const prompt = transcriptionPrompt({ userDisplayName: job.userDisplayName, contactName: job.metadata.contactName, vocabulary: options.vocabulary ?? [] });
   const transcription = await run.stage(productionStages.transcription, (context) => (callback
-    ? callback.submit(job.callId, cleaned, diarization, context)
-    : transcribeWith(options.transcription, { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds }, job.workDir, context)));
+    ? callback.submit(job.callId, cleaned, diarization, context, prompt)
+    : transcribeWith(options.transcription, { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds, prompt }, job.workDir, context)));
   return { cleaned, diarization, transcription };
 }
 

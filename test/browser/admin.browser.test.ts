@@ -377,6 +377,31 @@ describe.skipIf(!hasChromium)(suiteName, () => {
     await poll(() => page.locator('#audit-body').textContent()).toMatch(/setting/i);
   });
 
+  test('settings: the transcription vocabulary is a textarea, one term per line; too many terms are refused at the field', async () => {
+    await ensureSetUp(app, adminPassword);
+    await signedInAt(page, app, adminPassword, '/admin/settings');
+    const vocabulary = page.locator('textarea#setting-TRANSCRIPTION_VOCABULARY');
+    await poll(() => vocabulary.count()).toBe(1);
+    expect(await page.locator('#group-inference [data-key="TRANSCRIPTION_VOCABULARY"]').count()).toBe(1);
+    await vocabulary.fill('Callscope\nZentrix\nDr. Okonkwo');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await poll(() => page.locator('#settings-save-message').textContent()).toContain('Saved');
+    expect(app.services.config.TRANSCRIPTION_VOCABULARY).toBe('Callscope\nZentrix\nDr. Okonkwo');
+    await poll(() => vocabulary.inputValue()).toBe('Callscope\nZentrix\nDr. Okonkwo');
+    await expectAccessibleBasics(page);
+
+    await vocabulary.fill(Array.from({ length: 101 }, (_, index) => `Term ${index}`).join('\n'));
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await poll(() => vocabulary.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#setting-TRANSCRIPTION_VOCABULARY-error').textContent()).toContain('at most 100');
+    await shot(page, 'settings-vocabulary-error');
+    // Back to unset, so the rest of the file runs against the same configuration.
+    await vocabulary.fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await poll(() => page.locator('#settings-save-message').textContent()).toContain('Saved');
+    expect(app.services.config.TRANSCRIPTION_VOCABULARY).toBeUndefined();
+  });
+
   test('API key: generated and rotated on the settings page, shown once; the old key is refused and the new one accepted by /api', async () => {
     await ensureSetUp(app, adminPassword);
     await signedInAt(page, app, adminPassword, '/admin/settings');

@@ -30,6 +30,8 @@ const specOperations = [
 const probeOperations = ['GET /actuator/health', 'GET /actuator/health/readiness', 'GET /actuator/prometheus'];
 /** The transcription provider's callback (callback mode): not the mobile client's, signed instead of authenticated. */
 const callbackOperations = ['POST /api/callbacks/transcription'];
+/** Endpoints Callscope adds beyond the specification (issue 20). */
+const addedOperations = ['PATCH /api/calls/{id}/speakers/{speakerId}', 'POST /api/calls/{id}/speakers/merge', 'GET /api/calls/{id}/export', 'GET /api/calls/events', 'GET /api/search'];
 
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -129,24 +131,25 @@ describe('coverage of the specification', () => {
   });
 
   test('every documented operation is one of the specification\'s endpoints or a probe; nothing else leaks in', () => {
-    const known = new Set([...specOperations, ...probeOperations, ...callbackOperations]);
+    const known = new Set([...specOperations, ...probeOperations, ...callbackOperations, ...addedOperations]);
     for (const { key, path } of operations()) {
       expect(known, key).toContain(key);
       expect(path).not.toMatch(/^\/(docs|admin)(\/|$)/);
     }
-    expect(operations()).toHaveLength(specOperations.length + probeOperations.length + callbackOperations.length);
+    expect(operations()).toHaveLength(specOperations.length + probeOperations.length + callbackOperations.length + addedOperations.length);
   });
 
-  test('path parameters use the {id} form and are declared as path parameters', () => {
+  test('path parameters use the {id} form (and {speakerId} under a call) and are declared as path parameters', () => {
     for (const { key, path, operation } of operations()) {
       expect(path, key).not.toContain(':');
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-      expect(templated.every((name) => name === 'id'), key).toBe(true);
+      expect(templated.every((name) => name === 'id' || (name === 'speakerId' && path.startsWith('/api/calls/{id}/speakers/'))), key).toBe(true);
       const declared = (operation.parameters ?? []).map((parameter) => deref(parameter)).filter((parameter) => parameter.in === 'path');
       expect(declared.map((parameter) => parameter.name).sort(), key).toEqual([...templated].sort());
       for (const parameter of declared) {
         expect(parameter.required, key).toBe(true);
-        expect((parameter.schema as Json).format, key).toBe('uuid');
+        if (parameter.name === 'speakerId') expect((parameter.schema as Json).pattern, key).toBe('^spk_\\d+$');
+        else expect((parameter.schema as Json).format, key).toBe('uuid');
       }
     }
   });

@@ -186,11 +186,11 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
 
     const first = await callIdOf(await upload('first-call'));
     const firstJob = await waitForSubmission(service, 1);
-    // The openai provider's OpenAI fields, plus the job and where to answer.
+    // The openai provider's OpenAI fields (the contact's name as the prompt), plus the job and where to answer.
     expect(firstJob.path).toBe('/v1/audio/transcriptions');
     expect(firstJob.authorization).toBe(`Bearer ${transcriptionKey}`);
     expect(firstJob.fields).toEqual({
-      response_format: ['verbose_json'], model: ['whisper-1'], language: ['en'], 'timestamp_granularities[]': ['word', 'segment'],
+      response_format: ['verbose_json'], model: ['whisper-1'], language: ['en'], 'timestamp_granularities[]': ['word', 'segment'], prompt: ['Sheila.'],
       job_id: [firstJob.jobId], callback_url: [`http://127.0.0.1:${service.port}${callbackPath}`],
     });
     expect(firstJob.fileName).toBe('call.wav');
@@ -424,11 +424,12 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
       TRANSCRIPTION_WEBHOOK_SECRET: secret, TRANSCRIPTION_URL: `${provider.origin}/inference`,
     });
     const { callId, submission: firstJob } = await uploadAndWait(service, 'provider-error');
-    // whisper.cpp's server's fields (language always: its default is English), plus the job.
+    // whisper.cpp's server's fields (language always: its default is English; the contact's name as the prompt), plus the job.
     expect(firstJob.path).toBe('/inference');
     expect(firstJob.authorization).toBeUndefined();
     expect(firstJob.fields).toEqual({
       response_format: ['verbose_json'], language: ['auto'], temperature: ['0'], token_timestamps: ['true'],
+      prompt: ['Sheila.'], carry_initial_prompt: ['true'],
       job_id: [firstJob.jobId], callback_url: [service.callbackUrl],
     });
 

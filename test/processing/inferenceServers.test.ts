@@ -113,7 +113,8 @@ describe('TRANSCRIPTION_PROVIDER=openai (real service, the site\'s transcription
     for (const request of mine) {
       expect(request.path).toBe('/v1/audio/transcriptions');
       expect(request.authorization).toBe(`Bearer ${apiKey}`);
-      expect(request.fields).toEqual({ response_format: ['verbose_json'], model: ['large-v3'], 'timestamp_granularities[]': ['word', 'segment'] });
+      // The contact's name as the initial prompt (see transcriptionPrompt.ts).
+      expect(request.fields).toEqual({ response_format: ['verbose_json'], model: ['large-v3'], 'timestamp_granularities[]': ['word', 'segment'], prompt: ['Sheila.'] });
       expect(request.fileName).toBe('call.wav');
       // The cleaned audio: 30 s of 16 kHz mono 16-bit PCM plus its header.
       expect(request.fileBytes).toBeGreaterThan(30 * 16_000 * 2 * 0.95);

@@ -34,11 +34,16 @@ export const editableSettings = {
   TRANSCRIPTION_MODEL_NAME: { live: true, secret: false },
   TRANSCRIPTION_API_KEY: { live: true, secret: true },
   TRANSCRIPTION_TIMEOUT_SECONDS: { live: true, secret: false },
+  // Read when each call is transcribed.
+  TRANSCRIPTION_VOCABULARY: { live: true, secret: false },
   LLM_PROVIDER: { live: false, secret: false },
   LLM_URL: { live: false, secret: false },
   LLM_MODEL_NAME: { live: false, secret: false },
   LLM_API_KEY: { live: false, secret: true },
   LLM_TIMEOUT_SECONDS: { live: false, secret: false },
+  // Webhooks: each event reads the endpoints and the transcript opt-in when it is recorded.
+  WEBHOOK_URLS: { live: true, secret: false },
+  WEBHOOK_INCLUDE_TRANSCRIPT: { live: true, secret: false },
 } as const satisfies Partial<Record<keyof Config, EditableSetting>>;
 
 export type EditableSettingKey = keyof typeof editableSettings;

@@ -27,11 +27,14 @@ const fields = {
   TRANSCRIPTION_MODEL_NAME: { group: 'inference', label: 'Transcription model name', type: 'text' },
   TRANSCRIPTION_API_KEY: { group: 'inference', label: 'Transcription server API key', type: 'text' },
   TRANSCRIPTION_TIMEOUT_SECONDS: { group: 'inference', label: 'Transcription timeout', type: 'integer', unit: 'seconds', min: 10, step: 1 },
+  TRANSCRIPTION_VOCABULARY: { group: 'inference', label: 'Vocabulary for speech recognition (one term per line)', type: 'multiline', rows: 6, maxLength: 2000 },
   LLM_PROVIDER: { group: 'inference', label: 'Language model runs (local or openai)', type: 'text' },
   LLM_URL: { group: 'inference', label: 'Chat server URL (chat completions)', type: 'url' },
   LLM_MODEL_NAME: { group: 'inference', label: 'Chat model name', type: 'text' },
   LLM_API_KEY: { group: 'inference', label: 'Chat server API key', type: 'text' },
   LLM_TIMEOUT_SECONDS: { group: 'inference', label: 'Chat timeout per chunk', type: 'integer', unit: 'seconds', min: 10, step: 1 },
+  WEBHOOK_URLS: { group: 'webhooks', label: 'Webhook endpoints (comma-separated URLs)', type: 'text' },
+  WEBHOOK_INCLUDE_TRANSCRIPT: { group: 'webhooks', label: 'Include the transcript text in call.completed webhooks', type: 'boolean' },
 };
 
 function groupOf(key) {
@@ -89,6 +92,13 @@ function renderSetting(setting) {
   let input;
   if (type === 'boolean') {
     input = el('input', { id, name: setting.key, type: 'checkbox', checked: setting.value === true || setting.value === 'true', disabled: readOnly });
+  } else if (type === 'multiline') {
+    // Terms are stored comma- or newline-separated; shown one per line.
+    input = el('textarea', {
+      id, name: setting.key, rows: String(spec.rows ?? 4), maxlength: spec.maxLength !== undefined ? String(spec.maxLength) : undefined,
+      readOnly, autocomplete: 'off', spellcheck: 'false',
+    });
+    input.value = displayValue(setting, type).split(/\s*,\s*/).join('\n');
   } else {
     const numeric = type === 'number' || type === 'integer' || type === 'mb';
     input = el('input', {
@@ -136,7 +146,7 @@ function renderSettings(data) {
   lastSettings = data;
   rendered = new Map();
   const lists = {};
-  for (const group of ['identity', 'access', 'voice', 'processing', 'inference', 'other']) {
+  for (const group of ['identity', 'access', 'voice', 'processing', 'inference', 'webhooks', 'other']) {
     lists[group] = document.querySelector(`#group-${group} .settings-list`);
     lists[group].replaceChildren();
   }
@@ -182,7 +192,7 @@ function collectChanges() {
       values[key] = null;
       continue;
     }
-    if (type === 'text' || type === 'url') {
+    if (type === 'text' || type === 'url' || type === 'multiline') {
       values[key] = raw;
       continue;
     }

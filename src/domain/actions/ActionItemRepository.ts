@@ -34,6 +34,23 @@ export class ActionItemRepository {
       WHERE id = ${itemId} AND user_id = ${userId} RETURNING ${itemColumns}`);
   }
 
+  /**
+   * Sets the status only when it is another one: the item as changed, or undefined when it is
+   * missing, another user's, or had that status already. Of concurrent changes to one status, one
+   * changes it (the others find it changed when they get the row).
+   */
+  changeStatus(userId: string, itemId: string, status: ActionItemStatus, now: number): Promise<ActionItemRecord | undefined> {
+    return this.db.get<ActionItemRecord>(sql`UPDATE action_items SET status = ${status}, updated_at = ${now}
+      WHERE id = ${itemId} AND user_id = ${userId} AND status <> ${status} RETURNING ${itemColumns}`);
+  }
+
+  /** After a speaker correction: the item's owner and the text a speaker's name appears in. */
+  async updateOwnerAndText(item: ActionItemRecord, now: number): Promise<void> {
+    await this.db.run(sql`UPDATE action_items SET title = ${item.title}, description = ${item.description}, intent_metadata = ${item.intentMetadata},
+      owner_speaker_id = ${item.ownerSpeakerId}, owner_speaker_label = ${item.ownerSpeakerLabel}, owner_display_name = ${item.ownerDisplayName},
+      owner_role = ${item.ownerRole}, updated_at = ${now} WHERE id = ${item.id}`);
+  }
+
   /** Replaces a call's items in one transaction (first extraction and reprocess alike). */
   replaceForCall(callId: string, items: readonly NewActionItemRecord[]): Promise<void> {
     return this.db.transaction(async (tx) => {

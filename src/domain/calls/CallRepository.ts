@@ -110,13 +110,15 @@ export class CallRepository {
   /**
    * Marks a terminal call as being deleted, atomically with the status check, so a worker or
    * an operator reprocess (on any node) can no longer pick it up while its files are removed.
+   * `onClaimed` runs in the same transaction when this claim marked it (not when an earlier one had).
    */
-  claimForDeletion(userId: string, callId: string, now: number): Promise<DeletionClaim> {
+  claimForDeletion(userId: string, callId: string, now: number, onClaimed?: (tx: SqlDatabase, call: CallRecord) => Promise<void>): Promise<DeletionClaim> {
     return this.db.transaction(async (tx) => {
       const call = await tx.get<CallRecord>(sql`SELECT ${callColumns} FROM calls WHERE id = ${callId} AND user_id = ${userId}${tx.forUpdate}`);
       if (!call || call.deletingSince !== null) return call ? { outcome: 'claimed' as const, call } : { outcome: 'missing' as const };
       if (call.status !== 'COMPLETED' && call.status !== 'FAILED') return { outcome: 'in_progress' as const, status: call.status };
       await tx.run(sql`UPDATE calls SET deleting_since = ${now} WHERE id = ${callId}`);
+      await onClaimed?.(tx, call);
       return { outcome: 'claimed' as const, call: { ...call, deletingSince: now } };
     });
   }

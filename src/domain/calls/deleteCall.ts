@@ -1,5 +1,6 @@
 import type { Clock } from '../../infrastructure/clock.js';
 import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
+import type { WebhookOutbox } from '../webhooks/WebhookOutbox.js';
 import type { CallRepository } from './CallRepository.js';
 import type { CallStatus } from './callTypes.js';
 
@@ -9,6 +10,8 @@ export interface CallDeletionDependencies {
   calls: CallRepository;
   store: ObjectStore;
   clock: Clock;
+  /** Records the `call.deleted` webhook in the claiming transaction. Defaults to none. */
+  webhooks?: WebhookOutbox;
 }
 
 /**
@@ -17,8 +20,11 @@ export interface CallDeletionDependencies {
  * the two steps leaves a claimed row that start-up recovery finishes deleting.
  */
 export async function deleteCall(dependencies: CallDeletionDependencies, userId: string, callId: string): Promise<CallDeletion> {
-  const claim = await dependencies.calls.claimForDeletion(userId, callId, dependencies.clock());
+  const { webhooks } = dependencies;
+  const now = dependencies.clock();
+  const claim = await dependencies.calls.claimForDeletion(userId, callId, now, webhooks && ((tx) => webhooks.callDeleted(tx, { callId, userId }, now)));
   if (claim.outcome !== 'claimed') return claim;
+  webhooks?.wake();
   await dependencies.store.remove(callObjectKeys.prefix(callId));
   await dependencies.calls.removeRow(callId);
   return { outcome: 'deleted' };

@@ -4,6 +4,9 @@ import type { Clock } from '../../infrastructure/clock.js';
 import { holdPoint } from '../../infrastructure/faults/holdPoints.js';
 import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 import { callObjectKeys, type ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
+import { searchDocumentsOf } from '../search/searchDocumentsOf.js';
+import { SearchIndex } from '../search/SearchIndex.js';
+import type { WebhookOutbox } from '../webhooks/WebhookOutbox.js';
 import { CallRepository } from './CallRepository.js';
 
 /** A document with the version it was written in (transcript v2, analysis v1 or v2). */
@@ -41,6 +44,8 @@ export interface StoreCallResultsDependencies {
   database: SqlDatabase;
   store: ObjectStore;
   clock: Clock;
+  /** Records the `call.completed` webhook in the completing transaction. Defaults to none. */
+  webhooks?: WebhookOutbox;
 }
 
 /**
@@ -73,5 +78,13 @@ export async function storeCallResults(dependencies: StoreCallResultsDependencie
       }), true);
     // Throwing rolls the whole transaction back: no artifacts, no action items.
     if (!completed) throw new ResultsNotAccepted(results.callId);
+    // Searchable from the moment it is COMPLETED; a reprocess replaces the earlier run's rows.
+    const call = await new CallRepository(tx).findOwned(userId, results.callId);
+    if (call) await new SearchIndex(tx).replaceCall(searchDocumentsOf(call, results.transcript, results.analysis, results.actionItems));
+    await dependencies.webhooks?.callCompleted(tx, {
+      callId: results.callId, userId, actionItemIds: results.actionItems.map((item) => item.id),
+      ...(typeof results.transcript.cleanText === 'string' ? { transcriptText: results.transcript.cleanText } : {}),
+    }, now);
   });
+  dependencies.webhooks?.wake();
 }

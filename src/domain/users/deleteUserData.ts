@@ -1,16 +1,11 @@
-import type { Clock } from '../../infrastructure/clock.js';
-import type { ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
-import { deleteCall } from '../calls/deleteCall.js';
-import type { CallRepository } from '../calls/CallRepository.js';
+import { deleteCall, type CallDeletionDependencies } from '../calls/deleteCall.js';
 import type { UserRepository } from './UserRepository.js';
 
 export type UserDeletion = { outcome: 'deleted' } | { outcome: 'in_progress'; callIds: string[] };
 
-export interface UserDeletionDependencies {
+/** What deleting each call needs (its `call.deleted` webhook included), and the users. */
+export interface UserDeletionDependencies extends CallDeletionDependencies {
   users: UserRepository;
-  calls: CallRepository;
-  store: ObjectStore;
-  clock: Clock;
 }
 
 /** Object prefix of per-user files. None are written today (a voice profile is a database row); the prefix is still swept so future ones cannot outlive the account. */

@@ -6,8 +6,12 @@ import { ApiError } from '../errors.js';
 import { idempotencyDependenciesOf, registerIdempotency } from '../idempotency.js';
 import { actionItemRoutes } from './actions/actionItemRoutes.js';
 import { callDeletionRoutes } from './calls/callDeletionRoutes.js';
+import { callEventsRoute } from './calls/callEventsRoute.js';
+import { callExportRoutes } from './calls/callExportRoutes.js';
 import { callQueryRoutes } from './calls/callQueryRoutes.js';
+import { speakerCorrectionRoutes } from './calls/speakerCorrectionRoutes.js';
 import { uploadCallRoute } from './calls/uploadCallRoute.js';
+import { searchRoutes } from './search/searchRoutes.js';
 import { userRoutes } from './users/userRoutes.js';
 import { voiceProfileRoutes } from './users/voiceProfileRoutes.js';
 
@@ -40,8 +44,12 @@ export const apiRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
 
   await app.register(uploadCallRoute, { services });
   await app.register(callQueryRoutes, { services });
+  await app.register(callEventsRoute, { services });
+  await app.register(callExportRoutes, { services });
   await app.register(callDeletionRoutes, { services });
+  await app.register(speakerCorrectionRoutes, { services });
   await app.register(actionItemRoutes, { services });
+  await app.register(searchRoutes, { services });
   await app.register(userRoutes, { services });
   await app.register(voiceProfileRoutes, { services });
 };

@@ -12,6 +12,8 @@ import { runWhisperCli, type WhisperCliOutcome } from './runWhisperCli.js';
 import { transcriptionFailures } from './transcriptionFailures.js';
 import { VadTimeMap } from './VadTimeMap.js';
 import { whisperCliArguments } from './whisperCliArguments.js';
+import { whisperPromptFor, type WhisperPrompt } from './whisperPrompt.js';
+import { whisperServerFields } from './whisperServerFields.js';
 import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
 import { VerboseJsonError, wordsFromVerboseJson } from './verboseJson.js';
 import { WhisperServerFailure, type WhisperServerProcess } from './WhisperServerProcess.js';
@@ -22,6 +24,12 @@ export interface TranscriptionInput {
   audioPath: string;
   /** Its length in seconds (`CleanedAudio.durationSeconds`): word times are clamped to it, progress measured against it. */
   durationSeconds: number;
+  /**
+   * Initial prompt: names and terms the call likely contains, to steer whisper's spelling
+   * (see transcriptionPrompt.ts). Holds names: sent to the transcriber only, never logged.
+   * Defaults to none (no prompt at all).
+   */
+  prompt?: string | undefined;
 }
 
 export interface TranscriptionOptions {
@@ -82,7 +90,8 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
   for (const modelPath of [options.modelPath, vadModelPath]) if (modelPath !== undefined) await assertModelUsable(modelPath);
   const maxMemoryBytes = options.maxMemoryBytes ?? defaultMaxMemoryBytes((await stat(options.modelPath)).size);
   const language = options.language ?? 'auto';
-  if (options.server) return transcribeOnServer(options.server, input, { ...options, language, vadModelPath, maxMemoryBytes }, context);
+  const prompt = input.prompt === undefined ? undefined : await whisperPromptFor(input.prompt, options.modelPath);
+  if (options.server) return transcribeOnServer(options.server, input, { ...options, language, vadModelPath, maxMemoryBytes, prompt }, context);
 
   const outputDir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'whisper-'));
   try {
@@ -95,6 +104,7 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
       language,
       vadModelPath,
       useGpu: options.useGpu ?? true,
+      prompt,
     });
     // Readiness reports a model whisper cannot load (an own model is verified by nothing else), until it changes or loads.
     const modelName = modelDisplayName(options.modelPath);
@@ -134,7 +144,7 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
 async function transcribeOnServer(
   server: WhisperServerProcess,
   input: TranscriptionInput,
-  options: TranscriptionOptions & { language: string; vadModelPath: string | undefined; maxMemoryBytes: number },
+  options: TranscriptionOptions & { language: string; vadModelPath: string | undefined; maxMemoryBytes: number; prompt: WhisperPrompt | undefined },
   context: StageContext,
 ): Promise<Transcription> {
   const modelName = modelDisplayName(options.modelPath);
@@ -142,7 +152,7 @@ async function transcribeOnServer(
     { path: options.modelPath, unusable: [transcriptionFailures.modelUnusable(modelName), transcriptionFailures.memoryExceeded(modelName, options.maxMemoryBytes)] },
     options.vadModelPath === undefined ? undefined : { path: options.vadModelPath, unusable: [transcriptionFailures.vadModelUnusable(modelDisplayName(options.vadModelPath))] },
   ];
-  const fields: [string, string][] = [['response_format', 'verbose_json'], ['temperature', '0'], ['token_timestamps', 'true'], ['language', options.language]];
+  const fields = whisperServerFields({ language: options.language, prompt: options.prompt });
   const { answer, diagnosticLines } = await whileLoadingModels(models, async () => {
     try {
       return await server.transcribe(input.audioPath, fields, input.durationSeconds, context);

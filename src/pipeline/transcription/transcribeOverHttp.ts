@@ -4,6 +4,7 @@ import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
 import type { TranscriptionInput } from './transcribeAudio.js';
 import { VerboseJsonError, wordsFromVerboseJson } from './verboseJson.js';
+import { whisperServerFields } from './whisperServerFields.js';
 
 /** The site's own transcription server (`TRANSCRIPTION_PROVIDER=openai`). */
 export interface HttpTranscriptionOptions {
@@ -51,7 +52,7 @@ export async function transcribeOverHttp(input: TranscriptionInput, options: Htt
   const host = new URL(options.url).host;
   const language = options.language ?? 'auto';
   const modelName = modelNameOf(options);
-  const fields = transcriptionRequestFields(options);
+  const fields = transcriptionRequestFields(options, input.prompt);
 
   const started = Date.now();
   const expectedMs = Math.max(5000, (input.durationSeconds / assumedSpeed) * 1000);
@@ -100,21 +101,23 @@ function detailOf(answer: HttpAnswer, apiKey: string | undefined): string {
 
 /**
  * The form fields of a transcription request (the file aside), by the server's protocol:
- * OpenAI's (`model`, `timestamp_granularities[]`, `language` unless auto) or whisper.cpp's
- * (`temperature`, `token_timestamps`, `language` always: its default is `en`).
+ * OpenAI's (`model`, `timestamp_granularities[]`, `language` unless auto, `prompt` when there
+ * is one) or whisper.cpp's ({@link whisperServerFields}, plus `model` when one is configured).
  */
-export function transcriptionRequestFields(options: Pick<HttpTranscriptionOptions, 'url' | 'language' | 'modelName'>): [string, string][] {
-  const api = transcriptionApiOf(options.url);
+export function transcriptionRequestFields(options: Pick<HttpTranscriptionOptions, 'url' | 'language' | 'modelName'>, prompt?: string): [string, string][] {
   const language = options.language ?? 'auto';
   const modelName = modelNameOf(options);
+  const model: [string, string][] = modelName ? [['model', modelName]] : [];
+  if (transcriptionApiOf(options.url) === 'whisper.cpp') {
+    return [...model, ...whisperServerFields({ language, ...(prompt !== undefined ? { prompt: { text: prompt } } : {}) })];
+  }
   return [
     ['response_format', 'verbose_json'],
-    ...(modelName ? [['model', modelName] as [string, string]] : []),
-    ...(language !== 'auto' || api === 'whisper.cpp' ? [['language', language] as [string, string]] : []),
-    ...(api === 'openai'
-      ? [['timestamp_granularities[]', 'word'], ['timestamp_granularities[]', 'segment']] as [string, string][]
-      // whisper.cpp: token times on (its words are tokens), deterministic first pass.
-      : [['temperature', '0'], ['token_timestamps', 'true']] as [string, string][]),
+    ...model,
+    ...(language !== 'auto' ? [['language', language] as [string, string]] : []),
+    ['timestamp_granularities[]', 'word'], ['timestamp_granularities[]', 'segment'],
+    // OpenAI's API reads the last 224 tokens of it.
+    ...(prompt !== undefined ? [['prompt', prompt] as [string, string]] : []),
   ];
 }
 

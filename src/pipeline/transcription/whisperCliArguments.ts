@@ -1,3 +1,5 @@
+import type { WhisperPrompt } from './whisperPrompt.js';
+
 export interface WhisperCliArgumentsInput {
   modelPath: string;
   /** The 16 kHz mono WAV to transcribe. */
@@ -11,6 +13,8 @@ export interface WhisperCliArgumentsInput {
   vadModelPath?: string;
   /** False passes `--no-gpu` (GPU=off); a whisper-cli built without CUDA runs on the CPU either way. */
   useGpu?: boolean;
+  /** Initial prompt (names and terms said in the call); holds names, so it is never logged. Defaults to none. */
+  prompt?: WhisperPrompt | undefined;
 }
 
 /**
@@ -33,7 +37,8 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
     '-of', input.outputBase,
     // Progress lines (`progress =  40%`) on stderr.
     '-pp',
-    ...antiHallucinationArguments,
+    ...(input.prompt ? withMaxContext(antiHallucinationArguments, input.prompt.maxContext) : antiHallucinationArguments),
+    ...(input.prompt ? ['--prompt', input.prompt.text, '--carry-initial-prompt'] : []),
   ];
   if (input.vadModelPath !== undefined) {
     // Only stretches in which Silero VAD hears speech are decoded: silence and line noise,
@@ -42,6 +47,11 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
   }
   if (input.useGpu === false) args.push('--no-gpu');
   return args;
+}
+
+/** `args` with the value after `-mc` replaced (a prompt needs the text context `-mc 0` turns off). */
+function withMaxContext(args: readonly string[], maxContext: number): string[] {
+  return args.map((value, index) => (args[index - 1] === '-mc' ? String(maxContext) : value));
 }
 
 /**
@@ -54,7 +64,8 @@ export const antiHallucinationArguments: readonly string[] = [
   // model would rather emit those than nothing.
   '--suppress-nst',
   // No previous text as the prompt for the next 30 s window: a hallucinated or repeated phrase
-  // fed back as context is what turns one mistake into a loop.
+  // fed back as context is what turns one mistake into a loop. A call's initial prompt raises
+  // it to exactly the prompt's size (see WhisperPrompt).
   '-mc', '0',
   // A window whose text (over 32 tokens) is repetitive, i.e. the entropy of its token counts is
   // below 2.4 (whisper.cpp's stand-in for OpenAI's compression-ratio test), is decoded again at

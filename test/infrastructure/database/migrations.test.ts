@@ -17,6 +17,9 @@ import { createPostgresDatabase, testDatabaseEngine } from '../../helpers/testDa
 const committedPostgresMigrations: Record<string, string> = {
   '0000_initial.sql': 'f9dd6e3909ba286978feb76a36b4594d29f6015af4f8cf11ef71cb360738764c',
   '0001_node_process_scope.sql': '7ae72a83a3f2c83d3bfd72a84f23adb0ce0d62dcf347091b8957fb7b1ee3c583',
+  '0002_speaker_corrections_and_webhooks.sql': 'a630533d8066867d0f376c172f9fd0c88e264c2a58ca760c116c3e17bfdac84e',
+  '0003_search_index.sql': 'b63d0f59118eacb9c2542c6f90f8f06a89fda1068d40604baada7249aa0f66d3',
+  '0004_calls_updated_at_index.sql': '54c755b70af518fbaa98dc2e8f01a046677ad4a5a2633d65b2a1fd0f5f2d7c57',
 };
 
 const committedMigrations: Record<string, string> = {
@@ -27,6 +30,9 @@ const committedMigrations: Record<string, string> = {
   '0004_transcription_callbacks.sql': '0bc109ffc7d7072a34a93c950d848a863655752f621615f053f856f5f64c0858',
   '0005_nodes.sql': 'cca5d0adb6cd83cef8b454b59b5e557f67724338ee412acd0b12e5b94d9875f0',
   '0006_node_process_scope.sql': '7b2fdbdea43bef6ba96fadf17016e909101ffb91ad10dcf7868190358f8e9322',
+  '0007_speaker_corrections_and_webhooks.sql': '6cf0bc464c3290c85181ffec861648af5d3948148db887679449a5f5c406710e',
+  '0008_search_index.sql': '5cf63ed48cb1244f09207dd0eab06cf0c9b8e35a88ca7903795695dc0dc524a9',
+  '0009_calls_updated_at_index.sql': '6cb058fffcc46962503e939e3b5997f352b5c60c826f03623e51bb374e2c9448',
 };
 
 const engines = [

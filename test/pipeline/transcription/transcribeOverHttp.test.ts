@@ -230,6 +230,15 @@ describe('transcribeOverHttp to an OpenAI-compatible server', () => {
     expect((await formOf(received[0]!)).has('language')).toBe(false);
   });
 
+  it('sends the call\'s prompt (names and terms) as `prompt`, and no such field without one', async () => {
+    const { url, received } = await startServer(answerJson(200, openAiAnswer));
+    const prompt = 'Zentrix, Maria Lopez, Dr. Patel.';
+    await transcribeOverHttp({ audioPath, durationSeconds, prompt }, options(url('/v1/audio/transcriptions')), createTestStageContext());
+    await transcribeOverHttp({ audioPath, durationSeconds }, options(url('/v1/audio/transcriptions')), createTestStageContext());
+    expect((await formOf(received[0]!)).getAll('prompt')).toEqual([prompt]);
+    expect((await formOf(received[1]!)).has('prompt')).toBe(false);
+  });
+
   it('never sends the audio file\'s path on this box', async () => {
     const { url, received } = await startServer(answerJson(200, openAiAnswer));
     await transcribeOverHttp({ audioPath, durationSeconds }, options(url('/v1/audio/transcriptions'), { apiKey }), createTestStageContext());
@@ -263,6 +272,19 @@ describe('transcribeOverHttp to whisper.cpp\'s server (/inference)', () => {
       ['Grüße,', 0.12, 0.85], ['wie', 1, 1.2], ['geht', 1.2, 1.6], ['es?', 1.6, 1.9],
     ]);
     expect(transcription.words[0]!.probability).toBeCloseTo((0.8 + 0.9 + 0.7) / 3, 3);
+  });
+
+  it('sends the call\'s prompt as `prompt`, carried before every window, leaving the server\'s own context setting alone', async () => {
+    const { url, received } = await startServer(answerJson(200, whisperCppAnswer));
+    await transcribeOverHttp({ audioPath, durationSeconds, prompt: 'Zentrix, Jürgen Weiß.' }, options(url('/inference'), { language: 'de' }), createTestStageContext());
+    expect(await textFieldsOf(received[0]!)).toEqual([
+      ['carry_initial_prompt', 'true'],
+      ['language', 'de'],
+      ['prompt', 'Zentrix, Jürgen Weiß.'],
+      ['response_format', 'verbose_json'],
+      ['temperature', '0'],
+      ['token_timestamps', 'true'],
+    ]);
   });
 
   it('sends the model and language when they are given', async () => {

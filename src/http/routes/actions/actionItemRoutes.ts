@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../createServices.js';
+import { updateActionItemStatus } from '../../../domain/actions/updateActionItemStatus.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError } from '../../errors.js';
 import { ActionItemListQuerySchema, ActionItemPatchSchema, ActionItemSchema } from '../../schemas/actionItemSchemas.js';
@@ -25,7 +26,7 @@ export const actionItemRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       response: { 200: ActionItemSchema, ...errorResponses(400, 401, 404, 429) },
     },
   }, async (request) => {
-    const item = await services.actionItems.setStatus(currentUser(request).id, request.params.id.toLowerCase(), request.body.status, services.clock());
+    const item = await updateActionItemStatus({ ...services, database: services.database.sql }, currentUser(request).id, request.params.id.toLowerCase(), request.body.status);
     if (!item) throw new ApiError('action_item_not_found');
     return toActionItem(item);
   });

@@ -29,7 +29,7 @@ const CallbackAnswerSchema = Type.Object({ status: Type.Enum(['accepted', 'dupli
  */
 export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const database = services.database.sql;
-  const queue = new ProcessingQueue(database);
+  const queue = new ProcessingQueue(database, services.webhooks);
   const count = (outcome: string) => services.metrics.transcriptionCallbacks.inc({ outcome });
 
   // The signature covers the exact bytes: the body is kept raw, whatever its declared type.

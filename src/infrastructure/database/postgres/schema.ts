@@ -56,6 +56,8 @@ export const calls = pgTable('calls', {
   index('calls_user_status_seq_idx').on(table.userId, table.status, table.seq),
   index('calls_status_seq_idx').on(table.status, table.seq),
   index('calls_status_queued_idx').on(table.status, table.queuedAt),
+  // The live-status feed's look for changes (GET /api/calls/events): `updated_at > ?` over all users.
+  index('calls_updated_at_idx').on(table.updatedAt),
 ]);
 
 export const callArtifacts = pgTable('call_artifacts', {
@@ -193,3 +195,36 @@ export const nodes = pgTable('nodes', {
   callsInFlight: integer('calls_in_flight').notNull().default(0),
   models: text('models'),
 }, (table) => [index('nodes_heartbeat_idx').on(table.heartbeatAt)]);
+
+export const speakerCorrections = pgTable('speaker_corrections', {
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  callId: text('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['label', 'merge'] }).notNull(),
+  speakerId: text('speaker_id').notNull(),
+  intoSpeakerId: text('into_speaker_id'),
+  displayName: text('display_name'),
+  role: text('role'),
+  createdAt: milliseconds('created_at').notNull(),
+}, (table) => [index('speaker_corrections_call_idx').on(table.callId, table.seq)]);
+
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  messageId: text('message_id').notNull(),
+  eventType: text('event_type').notNull(),
+  url: text('url').notNull(),
+  payload: text('payload').notNull(),
+  state: text('state', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: milliseconds('next_attempt_at').notNull(),
+  leaseOwner: text('lease_owner'),
+  leaseUntil: milliseconds('lease_until'),
+  lastStatusCode: integer('last_status_code'),
+  lastError: text('last_error'),
+  createdAt: milliseconds('created_at').notNull(),
+  updatedAt: milliseconds('updated_at').notNull(),
+  deliveredAt: milliseconds('delivered_at'),
+}, (table) => [
+  uniqueIndex('webhook_deliveries_message_url_unique').on(table.messageId, table.url),
+  index('webhook_deliveries_due_idx').on(table.state, table.nextAttemptAt),
+  index('webhook_deliveries_created_idx').on(table.createdAt),
+]);

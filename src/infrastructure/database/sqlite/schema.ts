@@ -6,6 +6,8 @@ import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex 
  * the HTTP layer renders them as ISO-8601. Every user-owned row reaches its user through a
  * foreign key with ON DELETE CASCADE, so deleting a user or a call cannot leave rows behind.
  * Changes go through new migrations (`npm run db:generate`); committed ones are never edited.
+ * The search index (`search_calls`, the FTS5 table `search_index` and its trigger) is not here:
+ * it lives in the custom migrations `0008_search_index` (and `postgres/0003_search_index`).
  */
 
 export const users = sqliteTable('users', {
@@ -71,6 +73,8 @@ export const calls = sqliteTable('calls', {
   index('calls_user_status_seq_idx').on(table.userId, table.status, table.seq),
   index('calls_status_seq_idx').on(table.status, table.seq),
   index('calls_status_queued_idx').on(table.status, table.queuedAt),
+  // The live-status feed's look for changes (GET /api/calls/events): `updated_at > ?` over all users.
+  index('calls_updated_at_idx').on(table.updatedAt),
 ]);
 
 /** Transcript and analysis documents: the JSON lives in the object store, this row indexes it. */
@@ -256,3 +260,57 @@ export const nodes = sqliteTable('nodes', {
   /** JSON: the model slots this node holds and whether each verifies (`[{ slot, label, state }]`). */
   models: text('models'),
 }, (table) => [index('nodes_heartbeat_idx').on(table.heartbeatAt)]);
+
+/**
+ * Speaker corrections made by the call's owner (`PATCH /api/calls/{id}/speakers/{speakerId}`,
+ * `POST /api/calls/{id}/speakers/merge`), in the order made: applied to the stored documents at
+ * once, and again, in order, to the documents a later reprocess writes (a correction whose
+ * speaker the new run no longer has is skipped).
+ */
+export const speakerCorrections = sqliteTable('speaker_corrections', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  callId: text('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['label', 'merge'] }).notNull(),
+  /** `spk_N`: the speaker relabelled, or the one merged away. */
+  speakerId: text('speaker_id').notNull(),
+  /** `merge`: the speaker that receives the segments. */
+  intoSpeakerId: text('into_speaker_id'),
+  /** `label`: the new display name, when given. */
+  displayName: text('display_name'),
+  /** `label`: the new role (USER, CONTACT, UNKNOWN), when given. */
+  role: text('role'),
+  createdAt: integer('created_at').notNull(),
+}, (table) => [index('speaker_corrections_call_idx').on(table.callId, table.seq)]);
+
+/**
+ * Outbound signed webhooks (Standard Webhooks) to the site's own systems: one row per event and
+ * endpoint, delivered from here with retries and backoff by whichever node claims it. The
+ * payload holds ids and statuses (transcript text only when the admin opted in); rows are kept
+ * for the admin page's recent deliveries and pruned after WEBHOOK_RETENTION_DAYS.
+ */
+export const webhookDeliveries = sqliteTable('webhook_deliveries', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  /** `msg_…`: the `webhook-id` header; the same for every attempt and for a resend. */
+  messageId: text('message_id').notNull(),
+  eventType: text('event_type').notNull(),
+  url: text('url').notNull(),
+  /** The JSON body, exactly as signed and sent. */
+  payload: text('payload').notNull(),
+  state: text('state', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  /** When the next attempt is due (pending rows). */
+  nextAttemptAt: integer('next_attempt_at').notNull(),
+  /** The node sending it now, until `leaseUntil`; another node may take it over after. */
+  leaseOwner: text('lease_owner'),
+  leaseUntil: integer('lease_until'),
+  lastStatusCode: integer('last_status_code'),
+  /** Short reason of the last failed attempt (never the payload). */
+  lastError: text('last_error'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+  deliveredAt: integer('delivered_at'),
+}, (table) => [
+  uniqueIndex('webhook_deliveries_message_url_unique').on(table.messageId, table.url),
+  index('webhook_deliveries_due_idx').on(table.state, table.nextAttemptAt),
+  index('webhook_deliveries_created_idx').on(table.createdAt),
+]);

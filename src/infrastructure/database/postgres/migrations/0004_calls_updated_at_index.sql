@@ -1,0 +1,1 @@
+CREATE INDEX "calls_updated_at_idx" ON "calls" USING btree ("updated_at");
