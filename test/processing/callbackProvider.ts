@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signWebhook } from '../../src/infrastructure/inference/standardWebhooks.js';
 import type { ScriptLine } from '../faults/scriptedWhisper.js';
+import { formOf } from '../helpers/requestForm.js';
 
 // A transcription provider in callback mode, played on loopback: it takes the audio with a
 // `job_id` and a `callback_url` (multipart), answers 202 at once, and the test sends its
@@ -50,12 +51,6 @@ export interface Submission {
   fileBytes: number;
   jobId: string;
   callbackUrl: string;
-}
-
-async function formOf(request: IncomingMessage): Promise<FormData> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new Request('http://provider', { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body: Buffer.concat(chunks) }).formData();
 }
 
 export interface CallbackProvider {

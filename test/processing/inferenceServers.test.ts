@@ -7,6 +7,7 @@ import { sampleCallScript } from '../faults/scriptedWhisper.js';
 import { openAiVerboseJson } from './callbackProvider.js';
 import { uploadSample, waitForOutcome } from '../faults/faultSetup.js';
 import { asUser, newDataDir, stageOutcomes, startServer } from '../helpers/serverProcess.js';
+import { formOf } from '../helpers/requestForm.js';
 
 // The site's own inference servers through the real service: TRANSCRIPTION_PROVIDER=openai (a
 // transcription server played by the test, speaking OpenAI's /v1/audio/transcriptions, gets the
@@ -30,12 +31,6 @@ let url: string;
 const seen: SeenRequest[] = [];
 /** What the next answers are: a status to fail with, or the transcript. */
 const failures: number[] = [];
-
-async function formOf(request: IncomingMessage): Promise<FormData> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new Request('http://server', { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body: Buffer.concat(chunks) }).formData();
-}
 
 beforeAll(async () => {
   server = createServer((request, response) => {

@@ -7,6 +7,7 @@ import { sampleCallScript } from '../faults/scriptedWhisper.js';
 import { uploadForm } from '../helpers/uploads.js';
 import { asUser, newDataDir, startServer } from '../helpers/serverProcess.js';
 import { openAiVerboseJson } from './callbackProvider.js';
+import { formOf } from '../helpers/requestForm.js';
 
 // Names as hotwords through the real service: the user's display name, the call's contact name
 // and the admin's vocabulary reach the site's OpenAI-compatible transcription server (played by
@@ -18,12 +19,6 @@ let server: Server;
 let url: string;
 /** The text fields of each request the transcription server received, in order. */
 const requests: Record<string, string[]>[] = [];
-
-async function formOf(request: IncomingMessage): Promise<FormData> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new Request('http://server', { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body: Buffer.concat(chunks) }).formData();
-}
 
 beforeAll(async () => {
   server = createServer((request, response) => {

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { UserBoundToken } from '../../infrastructure/crypto/UserBoundToken.js';
 
 /** Where a page ends, and the filter it was asked with. */
 export interface CursorPosition {
@@ -8,36 +8,22 @@ export interface CursorPosition {
   statusFilter: string;
 }
 
-/**
- * Opaque paging cursors: `<payload>.<mac>`, both base64url. The HMAC covers the payload and the
- * user id, so a cursor cannot be altered, forged, or used by another user.
- */
+/** Opaque paging cursors of the call list, bound to their user (see UserBoundToken). */
 export class CallCursor {
-  constructor(private readonly key: Buffer) {}
+  private readonly tokens: UserBoundToken;
+
+  constructor(key: Buffer) {
+    this.tokens = new UserBoundToken(key);
+  }
 
   encode(userId: string, position: CursorPosition): string {
-    const payload = Buffer.from(JSON.stringify({ s: position.beforeSeq, f: position.statusFilter })).toString('base64url');
-    return `${payload}.${this.mac(userId, payload)}`;
+    return this.tokens.seal(userId, { s: position.beforeSeq, f: position.statusFilter });
   }
 
   /** The position, or undefined when the cursor is malformed, altered or someone else's. */
   decode(userId: string, cursor: string): CursorPosition | undefined {
-    const [payload, mac, extra] = cursor.split('.');
-    if (!payload || !mac || extra !== undefined) return undefined;
-    const expected = Buffer.from(this.mac(userId, payload));
-    const presented = Buffer.from(mac);
-    if (expected.length !== presented.length || !timingSafeEqual(expected, presented)) return undefined;
-    try {
-      const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s?: unknown; f?: unknown };
-      if (!Number.isSafeInteger(decoded.s) || typeof decoded.f !== 'string') return undefined;
-      return { beforeSeq: decoded.s as number, statusFilter: decoded.f };
-    } catch {
-      return undefined;
-    }
-  }
-
-  private mac(userId: string, payload: string): string {
-    // 128 bits of the HMAC are plenty against forgery and keep cursors short.
-    return createHmac('sha256', this.key).update(userId).update('\0').update(payload).digest().subarray(0, 16).toString('base64url');
+    const decoded = this.tokens.open(userId, cursor) as { s?: unknown; f?: unknown } | null | undefined;
+    if (!decoded || !Number.isSafeInteger(decoded.s) || typeof decoded.f !== 'string') return undefined;
+    return { beforeSeq: decoded.s as number, statusFilter: decoded.f };
   }
 }
