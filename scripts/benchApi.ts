@@ -14,12 +14,17 @@
  * requests/s, p50/p99 latency and each endpoint's share of the bare route's requests/s.
  * Target: status polling ≥ 50 % of the bare route on SQLite.
  *
+ * The access audit trail's cost (skipped with BENCH_AUDIT=0): a second SQLite server, seeded alike,
+ * runs with the trail off (ACCESS_AUDIT=off); `GET /api/calls/{id}/transcript`, a read the trail
+ * records, is loaded on both, and status polling (not recorded) too. Target: the transcript read
+ * with the trail on keeps ≥ 90 % of its requests/s with the trail off.
+ *
  * A second phase (skipped with BENCH_BUSY=0) repeats the SQLite load while the engine processes
  * two 30-minute recordings uploaded over HTTP (target: p99 ≤ 50 ms while processing).
  *
  * Options (env): BENCH_SECONDS (default 10 per turn), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
  * (default 16), BENCH_CALLS (default 10000), BENCH_BUSY (default 1), BENCH_POSTGRES (default 1),
- * BENCH_YARDSTICK_WORK_US (default 20).
+ * BENCH_YARDSTICK_WORK_US (default 20), BENCH_AUDIT (default 1).
  */
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -36,6 +41,7 @@ import { CallRepository } from '../src/domain/calls/CallRepository.js';
 import { freeLoopbackPort } from '../src/infrastructure/processes/freeLoopbackPort.js';
 import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
 import { waitForAnswer } from './benchSupport.js';
+import { seedCall } from '../test/helpers/seedCalls.js';
 import { createPostgresDatabaseOn, postgresBinDir, startThrowawayCluster, type ThrowawayCluster } from '../test/helpers/postgres/throwawayCluster.js';
 
 const run = promisify(execFile);
@@ -45,6 +51,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const callCount = Number(process.env.BENCH_CALLS ?? 10_000);
 const busyPhase = process.env.BENCH_BUSY !== '0';
 const withPostgres = process.env.BENCH_POSTGRES !== '0' && postgresBinDir() !== undefined;
+const auditComparison = process.env.BENCH_AUDIT !== '0';
 const apiKey = 'bench-api-key-0123456789';
 /** The second yardstick: the bare route plus this much CPU work per request (BENCH_YARDSTICK_WORK_US), µs. */
 const yardstickWorkMicroseconds = Number(process.env.BENCH_YARDSTICK_WORK_US ?? 20);
@@ -59,8 +66,12 @@ interface Target {
 
 interface Site {
   engine: 'sqlite' | 'postgres';
+  /** ACCESS_AUDIT of its server. */
+  accessAudit: 'on' | 'off';
   baseUrl: string;
   statusIds: string[];
+  /** A completed call with a transcript, for the audited read. */
+  transcriptCallId: string;
   server: ChildProcess;
   dataDir: string;
 }
@@ -71,6 +82,7 @@ try {
   const barePort = await startBareRoute();
   const workingBarePort = await startBareRoute(yardstickWorkMicroseconds);
   const sites = [await startSite('sqlite')];
+  const unaudited = auditComparison ? await startSite('sqlite', undefined, 'off') : undefined;
   if (withPostgres) {
     cluster = await startThrowawayCluster();
     sites.push(await startSite('postgres', await createPostgresDatabaseOn(cluster)));
@@ -82,6 +94,10 @@ try {
       { name: 'GET /api/calls/status (20 ids)', engine: site.engine, url: `${site.baseUrl}/api/calls/status?ids=${site.statusIds.join(',')}`, headers },
       { name: 'GET /api/calls (limit 50)', engine: site.engine, url: `${site.baseUrl}/api/calls?limit=50`, headers },
     ]),
+    ...(unaudited ? [sites[0]!, unaudited].flatMap((site): Target[] => [
+      { name: `GET /api/calls/{id}/transcript, trail ${site.accessAudit}`, engine: site.engine, url: `${site.baseUrl}/api/calls/${site.transcriptCallId}/transcript`, headers },
+      ...(site === unaudited ? [{ name: 'GET /api/calls/status (20 ids), trail off', engine: site.engine, url: `${site.baseUrl}/api/calls/status?ids=${site.statusIds.join(',')}`, headers }] : []),
+    ]) : []),
   ];
   const load = loadavg()[0]!.toFixed(2);
   const idle = await measureInTurns(targets);
@@ -89,14 +105,25 @@ try {
   console.table(idle);
   const [bare, workingBare] = idle;
   console.log(`the bare route doing ${yardstickWorkMicroseconds} µs of work per request: ${workingBare!['% of bare']} % of the bare route`);
-  for (const row of idle.filter((entry) => entry.name.startsWith('GET /api/calls/status'))) {
+  for (const row of idle.filter((entry) => entry.name === 'GET /api/calls/status (20 ids)')) {
     console.log(`status polling on ${row.engine}: ${row['requests/s']} req/s = ${row['% of bare']} % of the bare route's ${bare!['requests/s']} req/s${row.engine === 'sqlite' ? ` (target >= 50 %: ${row['% of bare'] >= 50 ? 'met' : 'NOT met'})` : ''}`);
   }
+  if (unaudited) reportAuditCost(idle);
   if (busyPhase) await busyEngine(sites[0]!);
 } finally {
   for (const child of started) child.kill('SIGTERM');
   await sleep(500);
   cluster?.stop();
+}
+
+/** The trail's cost: the audited read with the trail on against off, and status polling on both. */
+function reportAuditCost(rows: { name: string; 'requests/s': number; 'p99 ms': number }[]): void {
+  const rate = (name: string) => rows.find((row) => row.name === name)!['requests/s'];
+  const readShare = Math.round((rate('GET /api/calls/{id}/transcript, trail on') / rate('GET /api/calls/{id}/transcript, trail off')) * 1000) / 10;
+  const pollShare = Math.round((rate('GET /api/calls/status (20 ids)') / rate('GET /api/calls/status (20 ids), trail off')) * 1000) / 10;
+  console.log(`access audit trail, SQLite: transcript reads with the trail on run at ${readShare} % of their rate with it off (cost ${round1(100 - readShare)} %; target < 10 %: ${readShare > 90 ? 'met' : 'NOT met'})`);
+  console.log(`access audit trail, SQLite: status polling (not audited) with the trail on runs at ${pollShare} % of its rate with it off`
+    + ` (the two servers' own difference); the transcript reads' share relative to it: ${Math.round((readShare / pollShare) * 1000) / 10} %`);
 }
 
 /** Starts scripts/bareFastify.mjs (doing `workMicroseconds` of CPU work per request) on a free port; returns the port. */
@@ -157,24 +184,27 @@ async function busyEngine(site: Site): Promise<void> {
 }
 
 /** Seeds a database (SQLite in a temp DATA_DIR, or the given PostgreSQL one) and starts the built server on it. */
-async function startSite(engine: 'sqlite' | 'postgres', databaseUrl?: string): Promise<Site> {
+async function startSite(engine: 'sqlite' | 'postgres', databaseUrl?: string, accessAudit: 'on' | 'off' = 'on'): Promise<Site> {
   const dataDir = mkdtempSync(join(tmpdir(), `callscope-bench-${engine}-`));
   const database = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
-  const statusIds = await seedDatabase(dataDir, database);
+  const { statusIds, transcriptCallId } = await seedDatabase(dataDir, database);
   const port = await freeLoopbackPort();
   const server = spawn(process.execPath, ['dist/server.js'], {
-    env: { ...process.env, ...database, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey, RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false' },
+    env: { ...process.env, ...database, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey, RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false', ACCESS_AUDIT: accessAudit },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   started.push(server);
   server.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForAnswer(`${baseUrl}/api/health`, headers);
-  return { engine, baseUrl, statusIds, server, dataDir };
+  return { engine, accessAudit, baseUrl, statusIds, transcriptCallId, server, dataDir };
 }
 
-/** Inserts the calls directly through the repository layer (all COMPLETED); returns 20 ids to poll. */
-async function seedDatabase(dataDir: string, database: { DATABASE_URL?: string }): Promise<string[]> {
+/**
+ * Inserts the calls directly through the repository layer (all COMPLETED); returns 20 ids to poll,
+ * and one more call stored with its transcript and analysis, as the pipeline stores them.
+ */
+async function seedDatabase(dataDir: string, database: { DATABASE_URL?: string }): Promise<{ statusIds: string[]; transcriptCallId: string }> {
   const services = await createServices(loadConfig({ ...database, DATA_DIR: dataDir, LOCAL_AUTH: 'true' }), { processMetrics: false });
   const user = await services.users.findOrCreate({ externalUserId: 'local:bench-user' }, Date.now());
   const ids: string[] = [];
@@ -191,8 +221,9 @@ async function seedDatabase(dataDir: string, database: { DATABASE_URL?: string }
       if (index >= callCount - 20) ids.push(id);
     }
   });
+  const transcriptCallId = await seedCall(services, 'bench-user');
   await services.close();
-  return ids;
+  return { statusIds: ids, transcriptCallId };
 }
 
 

@@ -4,6 +4,7 @@ import type { StoredApiKey } from './admin/credentials/StoredApiKey.js';
 import type { Config } from './config/configSchema.js';
 import { environmentKeysOf } from './config/loadConfig.js';
 import { ActionItemRepository } from './domain/actions/ActionItemRepository.js';
+import { AccessAuditTrail } from './domain/audit/AccessAuditTrail.js';
 import { ArtifactRepository } from './domain/artifacts/ArtifactRepository.js';
 import { CallCursor } from './domain/calls/CallCursor.js';
 import { CallRepository } from './domain/calls/CallRepository.js';
@@ -73,6 +74,8 @@ export interface Services {
   webhookSigningSecret: StoredWebhookSecret;
   /** Sends the recorded webhooks; `runNode` starts it on every node, `close` stops it. */
   webhookDispatcher: WebhookDispatcher;
+  /** Who read, exported, deleted or changed what (`access_audit`): `record` buffers, batches are chained and written. */
+  accessAudit: AccessAuditTrail;
   close(): Promise<void>;
 }
 
@@ -106,6 +109,7 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
   const webhooks = new WebhookOutbox(config);
   const webhookSigningSecret = new StoredWebhookSecret(settings, () => config.WEBHOOK_SECRET, 'webhook_signing_secret');
   const webhookDispatcher = new WebhookDispatcher({ database: database.sql, outbox: webhooks, config, secret: () => webhookSigningSecret.current(), clock });
+  const accessAudit = new AccessAuditTrail({ database: database.sql, clock, enabled: config.ACCESS_AUDIT === 'on' });
   return {
     config,
     clock,
@@ -143,8 +147,10 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
     webhooks,
     webhookSigningSecret,
     webhookDispatcher,
+    accessAudit,
     close: async () => {
       await webhookDispatcher.stop();
+      await accessAudit.close();
       await database.close();
     },
   };

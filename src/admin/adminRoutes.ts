@@ -4,6 +4,7 @@ import type { Services } from '../createServices.js';
 import { ApiError } from '../http/errors.js';
 import { packageRoot } from '../infrastructure/packageRoot.js';
 import { checkCsrfToken, checkOrigin, isStateChanging, requireSession } from './auth/adminGuard.js';
+import { accessAuditRoutes } from './routes/accessAuditRoutes.js';
 import { inferenceRoutes } from './routes/inferenceRoutes.js';
 import { modelRoutes } from './routes/modelRoutes.js';
 import { sessionRoutes } from './routes/sessionRoutes.js';
@@ -12,7 +13,9 @@ import { setupRoutes } from './routes/setupRoutes.js';
 import { signInRoute } from './routes/signInRoute.js';
 import { staticPages } from './routes/staticPages.js';
 import { statusRoutes } from './routes/statusRoutes.js';
+import { voiceProfileAdminRoutes } from './routes/voiceProfileAdminRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
+import { legalHoldRoutes } from './routes/legalHoldRoutes.js';
 
 export interface AdminRoutesOptions {
   services: Services;
@@ -64,6 +67,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       await signedIn.register(modelRoutes, { services });
       await signedIn.register(inferenceRoutes, { services });
       await signedIn.register(webhookRoutes, { services });
+      await signedIn.register(accessAuditRoutes, { services });
+      await signedIn.register(legalHoldRoutes, { services });
+      await signedIn.register(voiceProfileAdminRoutes, { services });
     });
   }, { prefix: '/api' });
 

@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/loadConfig.js';
 import { UsageError, type CliCommand } from './CliCommand.js';
 import { analyzeTranscriptCommand } from './commands/analyzeTranscriptCommand.js';
+import { auditCommand } from './commands/auditCommand.js';
 import { diarizeCommand } from './commands/diarizeCommand.js';
 import { migrateCommand } from './commands/migrateCommand.js';
 import { modelsCommand } from './commands/modelsCommand.js';
@@ -11,7 +12,7 @@ import { searchIndexCommand } from './commands/searchIndexCommand.js';
 import { transcribeCommand } from './commands/transcribeCommand.js';
 
 /** Every command, in the order help lists them. Later components add theirs here. */
-const commands: CliCommand[] = [serveCommand, workerCommand, migrateCommand, reprocessCommand, searchIndexCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand, modelsCommand];
+const commands: CliCommand[] = [serveCommand, workerCommand, migrateCommand, reprocessCommand, auditCommand, searchIndexCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand, modelsCommand];
 
 function help(): string {
   const width = Math.max(...commands.map((command) => command.usage.length));

@@ -1,6 +1,7 @@
 import { Value } from 'typebox/value';
 import { ConfigSchema, type Config } from './configSchema.js';
 import { vocabularyProblems } from '../pipeline/transcription/transcriptionPrompt.js';
+import { redactProblems } from '../pipeline/redaction/redactionKinds.js';
 import { webhookUrlProblems } from '../domain/webhooks/webhookEndpoints.js';
 import { isWebhookSecret } from '../infrastructure/inference/standardWebhooks.js';
 
@@ -76,6 +77,7 @@ function crossFieldProblems(config: Config): string[] {
   if (config.ANALYSIS_TIME_ZONE !== 'local' && !isTimeZone(config.ANALYSIS_TIME_ZONE)) problems.push('ANALYSIS_TIME_ZONE: not an IANA time zone (e.g. Europe/Berlin), nor `local`');
   problems.push(...vocabularyProblems(config.TRANSCRIPTION_VOCABULARY).map((problem) => `TRANSCRIPTION_VOCABULARY: ${problem}`));
   problems.push(...webhookUrlProblems(config.WEBHOOK_URLS));
+  problems.push(...redactProblems(config.REDACT).map((problem) => `REDACT: ${problem}`));
   if (config.WEBHOOK_SECRET && !isWebhookSecret(config.WEBHOOK_SECRET)) problems.push('WEBHOOK_SECRET: must be `whsec_` followed by the base64 of at least 24 random bytes');
   return problems;
 }

@@ -23,6 +23,8 @@ export const ErrorCodes = {
   action_item_not_found: { status: 404, message: 'Action item not found' },
   route_not_found: { status: 404, message: 'No such endpoint' },
   call_in_progress: { status: 409, message: 'The call is still being processed' },
+  // Legal hold (an extension of the specification): only once an admin has placed a hold; `details.callIds` names the held calls.
+  legal_hold: { status: 409, message: 'A legal hold keeps this data; it cannot be deleted until the hold is lifted' },
   // Speaker correction (`PATCH /calls/{id}/speakers/{speakerId}`, `POST /calls/{id}/speakers/merge`).
   speaker_not_found: { status: 404, message: 'The call has no such speaker' },
   call_not_correctable: { status: 409, message: 'Only a completed call\'s speakers can be corrected' },
@@ -46,6 +48,8 @@ export const ErrorCodes = {
   admin_locked: { status: 429, message: 'Too many failed sign-ins; retry later' },
   // The admin page's Webhooks list: no delivery has this number (pruned after WEBHOOK_RETENTION_DAYS, or never existed).
   admin_webhook_delivery_not_found: { status: 404, message: 'No such webhook delivery' },
+  // The admin page's legal holds: no hold has this id, or it was lifted already (a lift is not undone).
+  admin_legal_hold_not_found: { status: 404, message: 'No active legal hold with this id' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

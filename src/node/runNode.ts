@@ -67,6 +67,7 @@ export async function runNode(role: NodeRole): Promise<void> {
   }
   // Every node sends the site's webhooks (a lease keeps two from sending one); `services.close()` stops it.
   services.webhookDispatcher.start(log.child({ component: 'webhooks' }));
+  services.accessAudit.reportWriteErrorsTo((error, pending) => log.error({ err: error, pending }, 'access audit records not written yet; kept for the next try'));
   if (services.webhooks.enabled && (await services.webhookSigningSecret.source()) === 'none') {
     log.warn('WEBHOOK_URLS is set but no WEBHOOK_SECRET: webhooks wait until a signing secret is generated on the admin page (Webhooks)');
   }

@@ -17,6 +17,7 @@ import { ProcessingEventRepository } from './ProcessingEventRepository.js';
 import { ProcessingQueue } from './ProcessingQueue.js';
 import { withSpeakerCorrections } from '../domain/speakerCorrections/applySpeakerCorrection.js';
 import { SpeakerCorrectionRepository } from '../domain/speakerCorrections/SpeakerCorrectionRepository.js';
+import { runCallRetention } from '../domain/retention/callRetention.js';
 
 /** How often the engine looks for queued calls without being woken (uploads by other processes, the CLI), ms. */
 const pollIntervalMs = 1000;
@@ -90,6 +91,8 @@ export class ProcessingEngine {
   private wakeRequested = false;
   private timers: NodeJS.Timeout[] = [];
   private missing: MissingModel[] = [];
+  /** A call retention run is under way (runs can outlast the sweep interval on a large backlog). */
+  private expiringCalls = false;
 
   constructor(private readonly dependencies: EngineDependencies) {
     const { services } = dependencies;
@@ -125,9 +128,11 @@ export class ProcessingEngine {
       setInterval(() => void this.beat(), heartbeatIntervalMs(services.config)),
       setInterval(() => void this.sweepStale(), staleSweepIntervalMs),
       setInterval(() => void this.expireAudio(), retentionSweepIntervalMs),
+      setInterval(() => void this.expireCalls(), retentionSweepIntervalMs),
     ];
     for (const timer of this.timers) timer.unref();
     void this.expireAudio();
+    void this.expireCalls();
     void this.wake();
   }
 
@@ -268,7 +273,7 @@ export class ProcessingEngine {
   /**
    * Audio retention: removes the original audio of calls finished more than AUDIO_RETENTION_DAYS
    * ago (0 keeps it). The transcript, analysis and action items stay; reprocessing is no longer
-   * possible for those calls.
+   * possible for those calls. Audio of a call under a legal hold is kept. Each removal is audited.
    */
   async expireAudio(): Promise<number> {
     const { services, log } = this.dependencies;
@@ -279,10 +284,32 @@ export class ProcessingEngine {
       // The row first: once it no longer names the file, nothing will start processing it.
       if (!(await this.queue.forgetAudio(id, audioKey))) continue;
       await services.store.remove(audioKey);
+      services.accessAudit.record({ actorKind: 'system', actorId: 'audio-retention', action: 'audio.delete', callId: id, detail: { reason: 'retention', retentionDays: days } });
       removed += 1;
     }
     if (removed > 0) log.info({ removed, retentionDays: days }, 'audio past retention removed');
     return removed;
+  }
+
+  /**
+   * Call retention (CALL_RETENTION_DAYS; 0 keeps calls): deletes whole finished calls past it,
+   * except those under a legal hold (see runCallRetention). One run at a time in this process;
+   * other nodes may run theirs at once (each call's deletion claim is exclusive). Never rejects.
+   */
+  async expireCalls(): Promise<string[]> {
+    const { services, log } = this.dependencies;
+    if (this.expiringCalls || services.config.CALL_RETENTION_DAYS === 0) return [];
+    this.expiringCalls = true;
+    try {
+      const deleted = await runCallRetention(services, services.config.CALL_RETENTION_DAYS);
+      for (const callId of deleted) log.info({ callId }, 'call past retention deleted');
+      return deleted;
+    } catch (error) {
+      log.error({ err: error }, 'call retention run failed; the next run tries again');
+      return [];
+    } finally {
+      this.expiringCalls = false;
+    }
   }
 
   /**

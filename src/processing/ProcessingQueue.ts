@@ -5,6 +5,8 @@ import type { WebhookOutbox } from '../domain/webhooks/WebhookOutbox.js';
 import type { SqlDatabase } from '../infrastructure/database/SqlDatabase.js';
 import { columnsOf } from '../infrastructure/database/sqlFragments.js';
 import { calls } from '../infrastructure/database/tables.js';
+import { coveredByActiveHold } from '../domain/legalHolds/heldCalls.js';
+import { pastRetention } from '../domain/retention/retentionCandidates.js';
 
 /** A claimed call: the record as it was claimed plus the lease that every later write must present. */
 export interface ClaimedCall {
@@ -214,16 +216,16 @@ export class ProcessingQueue {
     return 'audio_gone';
   }
 
-  /** Finished calls whose audio is older than `cutoff` and still held (audio retention). */
+  /** Finished calls whose audio is older than `cutoff` and still kept (audio retention); a legal hold keeps the audio too. */
   expiredAudio(cutoff: number): Promise<{ id: string; audioKey: string }[]> {
     return this.db.all(sql`SELECT id, audio_object_key AS "audioKey" FROM calls
-      WHERE status IN ('COMPLETED', 'FAILED') AND audio_object_key IS NOT NULL AND deleting_since IS NULL AND updated_at < ${cutoff}`);
+      WHERE ${pastRetention('audio', cutoff)} AND NOT ${coveredByActiveHold}`);
   }
 
-  /** Records that a call's audio is gone; false when the call was requeued meanwhile. */
+  /** Records that a call's audio is gone; false when the call was requeued or put under a legal hold meanwhile. */
   async forgetAudio(callId: string, audioKey: string): Promise<boolean> {
     return (await this.db.run(sql`UPDATE calls SET audio_object_key = NULL
-      WHERE id = ${callId} AND audio_object_key = ${audioKey} AND status IN ('COMPLETED', 'FAILED')`)) === 1;
+      WHERE id = ${callId} AND audio_object_key = ${audioKey} AND status IN ('COMPLETED', 'FAILED') AND NOT ${coveredByActiveHold}`)) === 1;
   }
 
   /** How many calls wait or run (for readiness and the poll hint); `awaitingCallback` of the in-flight ones wait for a transcription callback, in no engine. */

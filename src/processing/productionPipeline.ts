@@ -3,6 +3,7 @@ import type { Config } from '../config/configSchema.js';
 import { analysisTimeZoneOf } from '../config/loadConfig.js';
 import type { Transcript } from '../domain/transcripts/transcriptSchema.js';
 import type { VoiceProfileRepository } from '../domain/voiceProfiles/VoiceProfileRepository.js';
+import { isConsentCurrent, outdatedConsentWarning } from '../domain/voiceProfiles/voiceConsent.js';
 import { alignWordsToSpeakers } from '../pipeline/alignment/alignWordsToSpeakers.js';
 import { cleanAudio, type CleanedAudio } from '../pipeline/cleanup/cleanAudio.js';
 import { diarizeAudio, type DiarizeAudioOptions } from '../pipeline/diarization/diarizeAudio.js';
@@ -18,6 +19,9 @@ import {
 import type { WhisperServerProcess } from '../pipeline/transcription/WhisperServerProcess.js';
 import { transcriptionPrompt, vocabularyTerms } from '../pipeline/transcription/transcriptionPrompt.js';
 import { matchCallVoices, type CallVoiceMatchOptions, type ProfileVoice } from '../pipeline/voice/matchCallVoices.js';
+import { redactKindsOf } from '../pipeline/redaction/redactionKinds.js';
+import { callAudioFiles, noRedaction, redactTranscription, type RedactionSettings } from '../pipeline/redaction/redactTranscription.js';
+import type { TranscriptRedaction } from '../domain/transcripts/transcriptRedactionSchema.js';
 import type { CallPipeline, PipelineJob, PipelineResult, PipelineRun } from './CallPipeline.js';
 import type { StageDefinition } from './CallRun.js';
 import type { CallbackTranscription } from './callbackTranscription.js';
@@ -49,15 +53,19 @@ export interface SpeechOptions {
   callback?: CallbackTranscription;
   /** The admin's terms (`TRANSCRIPTION_VOCABULARY`), sent to the transcriber with the call's names. Defaults to none. */
   vocabulary?: readonly string[];
+  /** Local redaction right after transcription (`REDACT`). Defaults to none. */
+  redaction?: RedactionSettings;
 }
 
 export function speechOptionsFromConfig(
   config: Pick<Config, 'MAX_AUDIO_DURATION_SECONDS' | 'SEGMENTATION_MODEL' | 'EMBEDDING_MODEL'
     | 'SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD' | 'SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD'> & TranscriptionConfig
-    & Partial<Pick<Config, 'TRANSCRIPTION_VOCABULARY'>>,
+    & Partial<Pick<Config, 'TRANSCRIPTION_VOCABULARY' | 'REDACT'>>,
 ): SpeechOptions {
   return {
     vocabulary: vocabularyTerms(config.TRANSCRIPTION_VOCABULARY),
+    // The file `callscope process` was given is left as it is; the service tones its own copies.
+    redaction: { kinds: redactKindsOf(config.REDACT), toneAudio: false },
     maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS,
     diarization: { segmentationModel: config.SEGMENTATION_MODEL, embeddingModel: config.EMBEDDING_MODEL },
     transcription: transcriptionSettingsFromConfig(config),
@@ -76,12 +84,15 @@ function withWhisperServer(options: SpeechOptions, server: WhisperServerProcess 
 
 /**
  * What voice matching can do in a run, decided before it starts: compare with the user's
- * profile (`READY`), or report why not (`DISABLED`, `NO_PROFILE`, or `FAILED` when the stored
+ * profile (`READY`), or report why not (`DISABLED`, `NO_PROFILE` also for a profile stamped with
+ * another consent version than `SERVICE_VOICE_CONSENT_VERSION`, or `FAILED` when the stored
  * profile cannot be read).
  */
 export type VoiceMatchPlan =
   | { status: 'READY'; profile: ProfileVoice }
   | { status: 'DISABLED' | 'NO_PROFILE' }
+  // A stored profile whose consent version is not the current one: the call is processed as without one.
+  | { status: 'NO_PROFILE'; warning: string }
   | { status: 'FAILED'; warning: string };
 
 const voiceMatchFailed: VoiceMatchOutcome = { status: 'FAILED', warning: 'Voice match failed; speakers were resolved from the transcript alone' };
@@ -101,12 +112,12 @@ export interface SpeechResult {
  * `callscope process`.
  */
 export async function runSpeechStages(
-  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir' | 'metadata' | 'userDisplayName'> & { createdAt: number },
+  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir' | 'metadata' | 'userDisplayName'> & Partial<Pick<PipelineJob, 'audioFormat'>> & { createdAt: number },
   run: PipelineRun,
   options: SpeechOptions,
   voice: VoiceMatchPlan = { status: 'DISABLED' },
 ): Promise<SpeechResult> {
-  const { cleaned, diarization, transcription } = await transcribedSpeech(job, run, options);
+  const { cleaned, diarization, transcription, redaction } = await transcribedSpeech(job, run, options);
   const diarizedTranscript = await run.stage(productionStages.alignment, async () => buildTranscript({
     callId: job.callId,
     createdAt: job.createdAt,
@@ -126,7 +137,7 @@ export async function runSpeechStages(
     ...(job.userDisplayName ? { userDisplayName: job.userDisplayName } : {}),
     voiceMatch,
   }));
-  return { cleaned, diarization, transcription, transcript, voiceMatch };
+  return { cleaned, diarization, transcription, transcript: redaction ? { ...transcript, redaction } : transcript, voiceMatch };
 }
 
 /**
@@ -135,16 +146,18 @@ export async function runSpeechStages(
  * the first one kept and the provider sent instead of running the three again.
  */
 async function transcribedSpeech(
-  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir' | 'metadata' | 'userDisplayName'>,
+  job: Pick<PipelineJob, 'callId' | 'audioPath' | 'workDir' | 'metadata' | 'userDisplayName'> & Partial<Pick<PipelineJob, 'audioFormat'>>,
   run: PipelineRun,
   options: SpeechOptions,
-): Promise<Pick<SpeechResult, 'cleaned' | 'diarization' | 'transcription'>> {
+): Promise<Pick<SpeechResult, 'cleaned' | 'diarization' | 'transcription'> & { redaction?: TranscriptRedaction }> {
   const callback = options.transcription.provider === 'callback' ? options.callback : undefined;
   if (options.transcription.provider === 'callback' && !callback) throw new Error('callback transcription needs the pipeline\'s CallbackTranscription');
   const resumed = callback ? await callback.resumed(job.callId) : undefined;
   if (resumed) {
-    const transcription = await run.stage(productionStages.transcription, async () => resumed.transcription);
-    return { cleaned: resumed.cleaned, diarization: resumed.diarization, transcription };
+    // The provider's words are redacted as a local transcription's are, before anything reads them.
+    const redacted = await run.stage(productionStages.transcription, (context) => redactTranscription(
+      resumed.transcription, options.redaction ?? noRedaction, { files: callAudioFiles(job, resumed.cleaned), tempDir: job.workDir }, context.signal));
+    return { cleaned: resumed.cleaned, diarization: resumed.diarization, ...redacted };
   }
   const cleaned = await run.stage(productionStages.cleanup, (context) => cleanAudio({
     sourcePath: job.audioPath, outputDir: job.workDir, maxDurationSeconds: options.maxDurationSeconds,
@@ -152,10 +165,12 @@ async function transcribedSpeech(
   const diarization = await run.stage(productionStages.diarization, (context) => diarizeAudio(cleaned, options.diarization, context));
   // The names said in the call, spelt as the user and the metadata spell them ("hotwords").
   const prompt = transcriptionPrompt({ userDisplayName: job.userDisplayName, contactName: job.metadata.contactName, vocabulary: options.vocabulary ?? [] });
-  const transcription = await run.stage(productionStages.transcription, (context) => (callback
+  // Redaction right after transcription, in the same stage: nothing sees the words before it.
+  const redacted = await run.stage(productionStages.transcription, async (context) => redactTranscription(await (callback
     ? callback.submit(job.callId, cleaned, diarization, context, prompt)
-    : transcribeWith(options.transcription, { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds, prompt }, job.workDir, context)));
-  return { cleaned, diarization, transcription };
+    : transcribeWith(options.transcription, { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds, prompt }, job.workDir, context)),
+  options.redaction ?? noRedaction, { files: callAudioFiles(job, cleaned), tempDir: job.workDir }, context.signal));
+  return { cleaned, diarization, ...redacted };
 }
 
 /**
@@ -168,7 +183,7 @@ export function createProductionPipeline(config: Config, dependencies: Productio
   const timeZone = analysisTimeZoneOf(config);
   return async (job, run) => {
     // Per run: the voice-match thresholds can be changed on the admin page while the service runs.
-    const options = { ...withWhisperServer(speechOptionsFromConfig(config), dependencies.whisperServer), ...(dependencies.callback ? { callback: dependencies.callback } : {}) };
+    const options = { ...withWhisperServer(speechOptionsFromConfig(config), dependencies.whisperServer), ...(dependencies.callback ? { callback: dependencies.callback } : {}), redaction: { kinds: redactKindsOf(config.REDACT), toneAudio: true } };
     const voice = await planVoiceMatch(config, dependencies, job.userId);
     const speech = await runSpeechStages({ ...job, createdAt: Date.now() }, run, options, voice);
     if (voice.status !== 'DISABLED' && voice.status !== 'NO_PROFILE') dependencies.onVoiceMatch?.(job.callId, speech.voiceMatch);
@@ -235,14 +250,22 @@ export interface ProductionPipelineDependencies {
   /** Callback mode's submission and resumption (`TRANSCRIPTION_PROVIDER=callback`). */
   callback?: CallbackTranscription;
   /** Where users' voice profiles are read from (needed when voice profiles are enabled). */
-  voiceProfiles?: Pick<VoiceProfileRepository, 'embeddingOf'>;
+  voiceProfiles?: Pick<VoiceProfileRepository, 'find' | 'embeddingOf'>;
   /** Told the outcome of every run that tried to match a voice profile (for its log line and metric). */
   onVoiceMatch?: (callId: string, outcome: VoiceMatchOutcome) => void;
 }
 
 /** What voice matching can do for the user's call (see {@link VoiceMatchPlan}). */
-export async function planVoiceMatch(config: Pick<Config, 'SERVICE_VOICE_EMBEDDING_ENABLED'>, dependencies: ProductionPipelineDependencies, userId: string): Promise<VoiceMatchPlan> {
+export async function planVoiceMatch(
+  config: Pick<Config, 'SERVICE_VOICE_EMBEDDING_ENABLED' | 'SERVICE_VOICE_CONSENT_VERSION'>,
+  dependencies: ProductionPipelineDependencies,
+  userId: string,
+): Promise<VoiceMatchPlan> {
   if (!config.SERVICE_VOICE_EMBEDDING_ENABLED || !dependencies.voiceProfiles) return { status: 'DISABLED' };
+  // Read per run: the consent version can be changed on the admin page while the service runs.
+  const stored = await dependencies.voiceProfiles.find(userId);
+  if (!stored) return { status: 'NO_PROFILE' };
+  if (!isConsentCurrent(stored.consentVersion, config.SERVICE_VOICE_CONSENT_VERSION)) return { status: 'NO_PROFILE', warning: outdatedConsentWarning };
   try {
     const profile = await dependencies.voiceProfiles.embeddingOf(userId);
     return profile ? { status: 'READY', profile } : { status: 'NO_PROFILE' };

@@ -26,7 +26,10 @@ export const editableSettings = {
   SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD: { live: true, secret: false },
   MAX_FILE_SIZE: { live: true, secret: false },
   AUDIO_RETENTION_DAYS: { live: true, secret: false },
+  CALL_RETENTION_DAYS: { live: true, secret: false },
   STALE_JOB_MINUTES: { live: true, secret: false },
+  // Read when each call is transcribed.
+  REDACT: { live: true, secret: false },
   // Inference: each call reads the transcription server's settings when it starts; the choice of
   // provider (a whisper-server to run, or not) and the language model's are made at start-up.
   TRANSCRIPTION_PROVIDER: { live: false, secret: false },

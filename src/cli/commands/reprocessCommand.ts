@@ -1,5 +1,7 @@
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/loadConfig.js';
+import { AccessAuditTrail } from '../../domain/audit/AccessAuditTrail.js';
 import { isUuid } from '../../domain/ids.js';
 import { openDatabase } from '../../infrastructure/database/openDatabase.js';
 import { ProcessingQueue } from '../../processing/ProcessingQueue.js';
@@ -19,6 +21,11 @@ export const reprocessCommand: CliCommand = {
     const database = await openDatabase(config);
     try {
       const outcome = await new ProcessingQueue(database.sql).requeue(callId.toLowerCase(), Date.now());
+      if (outcome === 'queued') {
+        const trail = new AccessAuditTrail({ database: database.sql, clock: Date.now, enabled: config.ACCESS_AUDIT === 'on' });
+        trail.record({ actorKind: 'system', actorId: 'cli', action: 'call.reprocess', callId: callId.toLowerCase(), detail: { osUser: operatingSystemUser() } });
+        await trail.close();
+      }
       const messages = {
         queued: `Call ${callId} is queued again; the running service picks it up within a second.`,
         missing: `No call ${callId} in ${database.location}.`,
@@ -32,3 +39,12 @@ export const reprocessCommand: CliCommand = {
     }
   },
 };
+
+/** Who ran the command, as the operating system knows them (null where it cannot say). */
+function operatingSystemUser(): string | null {
+  try {
+    return userInfo().username;
+  } catch {
+    return null;
+  }
+}

@@ -3,6 +3,7 @@ import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 import { assignmentsOf, columnsOf, insertInto } from '../../infrastructure/database/sqlFragments.js';
 import { calls } from '../../infrastructure/database/tables.js';
 import type { CallRecord, CallStatus, NewCallRecord } from './callTypes.js';
+import { heldCallIds } from '../legalHolds/heldCalls.js';
 
 /** A call's id and status, as the bulk status endpoint reports it. */
 export interface CallStatusRow {
@@ -28,7 +29,9 @@ export interface CallPageQuery {
 export type DeletionClaim =
   | { outcome: 'claimed'; call: CallRecord }
   | { outcome: 'missing' }
-  | { outcome: 'in_progress'; status: CallStatus };
+  | { outcome: 'in_progress'; status: CallStatus }
+  /** An active legal hold covers the call (or its owner): nothing was changed. */
+  | { outcome: 'held' };
 
 /** Every column of a call, named as {@link CallRecord}'s fields. */
 const callColumns = columnsOf(calls);
@@ -111,12 +114,15 @@ export class CallRepository {
    * Marks a terminal call as being deleted, atomically with the status check, so a worker or
    * an operator reprocess (on any node) can no longer pick it up while its files are removed.
    * `onClaimed` runs in the same transaction when this claim marked it (not when an earlier one had).
+   * A call under an active legal hold is refused (`held`) and left as it is.
    */
   claimForDeletion(userId: string, callId: string, now: number, onClaimed?: (tx: SqlDatabase, call: CallRecord) => Promise<void>): Promise<DeletionClaim> {
     return this.db.transaction(async (tx) => {
       const call = await tx.get<CallRecord>(sql`SELECT ${callColumns} FROM calls WHERE id = ${callId} AND user_id = ${userId}${tx.forUpdate}`);
       if (!call || call.deletingSince !== null) return call ? { outcome: 'claimed' as const, call } : { outcome: 'missing' as const };
       if (call.status !== 'COMPLETED' && call.status !== 'FAILED') return { outcome: 'in_progress' as const, status: call.status };
+      // Under the row lock that placing a call hold also takes: either this sees the hold, or the placement finds the call claimed.
+      if ((await heldCallIds(tx, [callId])).length > 0) return { outcome: 'held' as const };
       await tx.run(sql`UPDATE calls SET deleting_since = ${now} WHERE id = ${callId}`);
       await onClaimed?.(tx, call);
       return { outcome: 'claimed' as const, call: { ...call, deletingSince: now } };

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { uuidPattern } from '../ids.js';
+import { TranscriptRedactionSchema } from './transcriptRedactionSchema.js';
 
 const Uuid = Type.String({ format: 'uuid', pattern: uuidPattern });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -85,5 +86,7 @@ export const TranscriptSchema = Type.Object({
   speakerResolution: SpeakerResolutionSchema,
   pipeline: PipelineProvenanceSchema,
   createdAt: Timestamp,
+  // Issue 19, additive: what local redaction replaced (counts only).
+  redaction: Type.Optional(TranscriptRedactionSchema),
 }, { $id: 'Transcript' });
 export type Transcript = Static<typeof TranscriptSchema>;

@@ -20,6 +20,22 @@ export interface VoiceProfileEmbedding {
   model: string;
 }
 
+/** A stored profile as the admin page lists it: whose, made how and when; never the embedding. */
+export interface VoiceProfileListing {
+  userId: string;
+  /** From the user's row; null when the identity provider gave none. */
+  displayName: string | null;
+  email: string | null;
+  provider: string;
+  /** File name of the model that produced the embedding. */
+  embeddingModel: string;
+  consentVersion: string;
+  sampleDurationSeconds: number;
+  /** ms since the epoch. */
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface NewVoiceProfile {
   provider: string;
   consentVersion: string;
@@ -78,6 +94,19 @@ export class VoiceProfileRepository {
     const vector = this.cipher.open(row.sealed, userId);
     if (vector.length !== row.dimension) throw new Error('stored voice embedding has the wrong length');
     return { vector, model: row.model };
+  }
+
+  /** Every stored profile with its user's name and e-mail, most recently recorded first (at most one per user). */
+  listAll(): Promise<VoiceProfileListing[]> {
+    return this.db.all<VoiceProfileListing>(sql`SELECT p.user_id AS "userId", u.display_name AS "displayName", u.email AS email,
+      p.provider AS provider, p.embedding_model AS "embeddingModel", p.consent_version AS "consentVersion",
+      p.sample_duration_seconds AS "sampleDurationSeconds", p.created_at AS "createdAt", p.updated_at AS "updatedAt"
+      FROM voice_profiles p LEFT JOIN users u ON u.id = p.user_id ORDER BY p.updated_at DESC, p.user_id`);
+  }
+
+  /** Removes every user's profile; the number removed. */
+  removeAll(): Promise<number> {
+    return this.db.run(sql`DELETE FROM voice_profiles`);
   }
 
   /** Removes the user's profile; true when there was one. */

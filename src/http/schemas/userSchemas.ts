@@ -41,6 +41,9 @@ export const VoiceProfileStatusSchema = Type.Union([
     provider: VoiceProfileProvider,
     consentVersion: ConsentVersion,
     createdAt: Timestamp,
+    requiredConsentVersion: Type.Optional(Type.String({
+      description: 'Present only when the profile is outdated: the consent version the server requires now (`SERVICE_VOICE_CONSENT_VERSION`), which differs from `consentVersion`. Such a profile is kept but not used for matching; the app should show the current consent and have the user record a new sample.',
+    })),
   }),
   Type.Object({ enabled: Type.Literal(true), status: Type.Literal('MISSING') }),
 ], { $id: 'VoiceProfileStatus' });

@@ -11,7 +11,8 @@ type Confidence = (typeof speakerConfidences)[number];
 type LabelSource = (typeof labelSources)[number];
 
 /**
- * `DISABLED`: the feature is off. `NO_PROFILE`: on, but the user has recorded no profile.
+ * `DISABLED`: the feature is off. `NO_PROFILE`: on, but the user has recorded no profile, or only
+ * one under an earlier consent version (then with a warning saying so).
  * `MATCHED`, `NO_MATCH`, `AMBIGUOUS`: compared, per the specification's table. `FAILED`: on and a
  * profile exists, but the comparison could not be made (no model, a model error): soft.
  */

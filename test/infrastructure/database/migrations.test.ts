@@ -20,6 +20,7 @@ const committedPostgresMigrations: Record<string, string> = {
   '0002_speaker_corrections_and_webhooks.sql': 'a630533d8066867d0f376c172f9fd0c88e264c2a58ca760c116c3e17bfdac84e',
   '0003_search_index.sql': 'b63d0f59118eacb9c2542c6f90f8f06a89fda1068d40604baada7249aa0f66d3',
   '0004_calls_updated_at_index.sql': '54c755b70af518fbaa98dc2e8f01a046677ad4a5a2633d65b2a1fd0f5f2d7c57',
+  '0005_access_audit_and_legal_holds.sql': 'eaf788a63ea5a53865f95f0446f4b09abecaadb3801d013aab5511d749ae2417',
 };
 
 const committedMigrations: Record<string, string> = {
@@ -33,6 +34,7 @@ const committedMigrations: Record<string, string> = {
   '0007_speaker_corrections_and_webhooks.sql': '6cf0bc464c3290c85181ffec861648af5d3948148db887679449a5f5c406710e',
   '0008_search_index.sql': '5cf63ed48cb1244f09207dd0eab06cf0c9b8e35a88ca7903795695dc0dc524a9',
   '0009_calls_updated_at_index.sql': '6cb058fffcc46962503e939e3b5997f352b5c60c826f03623e51bb374e2c9448',
+  '0010_access_audit_and_legal_holds.sql': '58c1fae33fa07429de81ef20baf9c059f19001bff293a64535fb1feeb9f5afc1',
 };
 
 const engines = [

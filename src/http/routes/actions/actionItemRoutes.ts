@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../createServices.js';
 import { updateActionItemStatus } from '../../../domain/actions/updateActionItemStatus.js';
+import { auditActorOf } from '../../accessAudit.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError } from '../../errors.js';
 import { ActionItemListQuerySchema, ActionItemPatchSchema, ActionItemSchema } from '../../schemas/actionItemSchemas.js';
@@ -28,6 +29,7 @@ export const actionItemRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
   }, async (request) => {
     const item = await updateActionItemStatus({ ...services, database: services.database.sql }, currentUser(request).id, request.params.id.toLowerCase(), request.body.status);
     if (!item) throw new ApiError('action_item_not_found');
+    services.accessAudit.record({ ...auditActorOf(request), action: 'action_item.update', callId: item.callId, target: item.id, detail: { status: item.status } });
     return toActionItem(item);
   });
 };

@@ -12,6 +12,7 @@ import { renderSrt } from '../../../domain/exports/renderSrt.js';
 import { renderTxt } from '../../../domain/exports/renderTxt.js';
 import { renderVtt } from '../../../domain/exports/renderVtt.js';
 import type { Transcript } from '../../../domain/transcripts/transcriptSchema.js';
+import { recordCallAccess } from '../../accessAudit.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError } from '../../errors.js';
 import {
@@ -64,6 +65,7 @@ export const callExportRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     const display = toCallExport({ ...stored, timeZone });
     const { format } = request.query;
     const body = await renderers[format](stored, display);
+    recordCallAccess(services.accessAudit, request, 'call.export', call.id, { format });
     return reply
       .header('content-type', exportContentTypes[format])
       .header('content-disposition', attachment(exportFileName(display.recorded.date, display.title, format)))

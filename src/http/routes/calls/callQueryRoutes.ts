@@ -4,6 +4,7 @@ import type { Services } from '../../../createServices.js';
 import type { ArtifactKind } from '../../../domain/artifacts/ArtifactRepository.js';
 import { callStatuses, type CallRecord, type CallStatus } from '../../../domain/calls/callTypes.js';
 import { estimateNextPollMs } from '../../../domain/calls/estimateNextPollMs.js';
+import { recordCallAccess } from '../../accessAudit.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError } from '../../errors.js';
 import { StoredAnalysisSchema } from '../../schemas/analysisSchema.js';
@@ -99,7 +100,11 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       params: IdParams,
       response: { 200: TranscriptSchema, ...errorResponses(400, 401, 404, 422, 429) },
     },
-  }, async (request) => completedArtifact(await ownedCall(request.params.id, currentUser(request).id), 'transcript'));
+  }, async (request) => {
+    const transcript = await completedArtifact(await ownedCall(request.params.id, currentUser(request).id), 'transcript');
+    recordCallAccess(services.accessAudit, request, 'transcript.read', request.params.id.toLowerCase());
+    return transcript;
+  });
 
   app.get('/calls/:id/analysis', {
     schema: {
@@ -107,7 +112,11 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       params: IdParams,
       response: { 200: StoredAnalysisSchema, ...errorResponses(400, 401, 404, 422, 429) },
     },
-  }, async (request) => completedArtifact(await ownedCall(request.params.id, currentUser(request).id), 'analysis'));
+  }, async (request) => {
+    const analysis = await completedArtifact(await ownedCall(request.params.id, currentUser(request).id), 'analysis');
+    recordCallAccess(services.accessAudit, request, 'analysis.read', request.params.id.toLowerCase());
+    return analysis;
+  });
 
   async function ownedCall(callId: string, userId: string): Promise<CallRecord> {
     const call = await calls.findOwned(userId, callId.toLowerCase());

@@ -3,6 +3,8 @@ import type { Services } from '../../../createServices.js';
 import type { SpeakerCorrection } from '../../../domain/speakerCorrections/applySpeakerCorrection.js';
 import { correctCallSpeakers } from '../../../domain/speakerCorrections/correctCallSpeakers.js';
 import { TranscriptSchema, type Transcript } from '../../../domain/transcripts/transcriptSchema.js';
+import type { FastifyRequest } from 'fastify';
+import { recordCallAccess } from '../../accessAudit.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError } from '../../errors.js';
 import { errorResponses, IdParams } from '../../schemas/commonSchemas.js';
@@ -14,10 +16,15 @@ const correctionRules = 'The call\'s owner only (404 otherwise); completed calls
 
 /** Speaker correction: PATCH /calls/{id}/speakers/{speakerId} and POST /calls/{id}/speakers/merge. */
 export const speakerCorrectionRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const correct = async (userId: string, callId: string, correction: SpeakerCorrection): Promise<Transcript> => {
-    const result = await correctCallSpeakers({ database: services.database.sql, store: services.store, clock: services.clock }, userId, callId.toLowerCase(), correction);
+  const correct = async (request: FastifyRequest, callId: string, correction: SpeakerCorrection): Promise<Transcript> => {
+    const result = await correctCallSpeakers({ database: services.database.sql, store: services.store, clock: services.clock }, currentUser(request).id, callId.toLowerCase(), correction);
     switch (result.outcome) {
-      case 'corrected': return result.transcript;
+      case 'corrected':
+        // Which speakers and which fields, never the names given.
+        recordCallAccess(services.accessAudit, request, correction.kind === 'merge' ? 'speaker.merge' : 'speaker.correct', callId.toLowerCase(), correction.kind === 'merge'
+          ? { speakerId: correction.speakerId, intoSpeakerId: correction.intoSpeakerId }
+          : { speakerId: correction.speakerId, displayName: correction.displayName !== undefined, role: correction.role ?? null });
+        return result.transcript;
       case 'call_not_found': throw new ApiError('call_not_found');
       case 'not_completed': throw new ApiError('call_not_correctable', undefined, { status: result.status });
       case 'speaker_not_found': throw new ApiError('speaker_not_found');
@@ -33,7 +40,7 @@ export const speakerCorrectionRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       body: SpeakerPatchSchema,
       response: { 200: TranscriptSchema, ...errorResponses(400, 401, 404, 409, 429) },
     },
-  }, async (request) => correct(currentUser(request).id, request.params.id, {
+  }, async (request) => correct(request, request.params.id, {
     kind: 'label',
     speakerId: request.params.speakerId,
     ...(request.body.displayName !== undefined ? { displayName: request.body.displayName.trim() } : {}),
@@ -48,5 +55,5 @@ export const speakerCorrectionRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       body: SpeakerMergeSchema,
       response: { 200: TranscriptSchema, ...errorResponses(400, 401, 404, 409, 429) },
     },
-  }, async (request) => correct(currentUser(request).id, request.params.id, { kind: 'merge', speakerId: request.body.from, intoSpeakerId: request.body.into }));
+  }, async (request) => correct(request, request.params.id, { kind: 'merge', speakerId: request.body.from, intoSpeakerId: request.body.into }));
 };

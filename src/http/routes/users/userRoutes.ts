@@ -5,6 +5,7 @@ import { deleteUserData } from '../../../domain/users/deleteUserData.js';
 import type { UserRecord } from '../../../domain/users/UserRepository.js';
 import { toIsoTimestamp } from '../../../infrastructure/clock.js';
 import { deleteIdentityProviderAccount } from '../../../infrastructure/identityProvider/deleteIdentityProviderAccount.js';
+import { auditActorOf } from '../../accessAudit.js';
 import { currentUser } from '../../auth/authenticate.js';
 import { ApiError } from '../../errors.js';
 import { errorResponses } from '../../schemas/commonSchemas.js';
@@ -47,15 +48,16 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   app.delete('/users/me', {
     schema: {
       summary: 'Delete the account and all its data, irreversibly',
-      description: 'Refused with 409 call_in_progress while any call is still processing.',
+      description: 'Refused with 409 call_in_progress while any call is still processing, and with 409 legal_hold (nothing deleted) while an admin\'s legal hold covers the user or any of their calls (an extension of the specification).',
       response: { 204: {}, ...errorResponses(401, 409, 429) },
     },
   }, async (request, reply) => {
     const user = currentUser(request);
-    const deletion = await deleteUserData(services, user.id);
+    const deletion = await deleteUserData(services, user.id, auditActorOf(request));
     if (deletion.outcome === 'in_progress') {
       throw new ApiError('call_in_progress', 'Calls are still being processed; delete the account once they have finished', { callIds: deletion.callIds });
     }
+    if (deletion.outcome === 'held') throw new ApiError('legal_hold', undefined, { userHeld: deletion.userHeld, callIds: deletion.callIds });
     request.log.info('user account deleted');
     const { IDP_USER_DELETE_URL, IDP_USER_DELETE_TOKEN } = services.config;
     if (IDP_USER_DELETE_URL && !user.externalUserId.startsWith('local:')) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mkdir, rm } from 'node:fs/promises';
 import type { Services } from '../../../createServices.js';
 import { voiceProfileProvider, type VoiceProfileSummary } from '../../../domain/voiceProfiles/VoiceProfileRepository.js';
+import { isConsentCurrent } from '../../../domain/voiceProfiles/voiceConsent.js';
 import { toIsoTimestamp } from '../../../infrastructure/clock.js';
 import { inProcessStageContext } from '../../../infrastructure/workers/inProcessStageContext.js';
 import { embedVoiceSample, VoiceSampleRejected, type SampleEmbedding } from '../../../pipeline/voice/embedVoiceSample.js';
@@ -94,12 +95,16 @@ export const voiceProfileRoutes: FastifyPluginAsyncTypebox<{ services: Services 
   app.get('/users/me/voice-profile/status', {
     schema: {
       summary: 'Whether the caller has a voice profile',
-      description: '`enabled` is always true here: with voice profiles off the answer is 404 `feature_not_available` with `details.enabled: false`.',
+      description: '`enabled` is always true here: with voice profiles off the answer is 404 `feature_not_available` with `details.enabled: false`. An ACTIVE answer that carries `requiredConsentVersion` is a profile recorded under an earlier consent version: it is not used for matching until the user accepts the current consent and records again.',
       response: { 200: VoiceProfileStatusSchema, ...errorResponses(401, 404, 429) },
     },
   }, async (request) => {
     const profile = await services.voiceProfiles.find(currentUser(request).id);
-    return profile ? { enabled: true as const, status: 'ACTIVE' as const, ...presentProfile(profile) } : { enabled: true as const, status: 'MISSING' as const };
+    if (!profile) return { enabled: true as const, status: 'MISSING' as const };
+    // An outdated profile still exists (and can be deleted), so it stays ACTIVE; the extra field says it is not used.
+    const required = config.SERVICE_VOICE_CONSENT_VERSION;
+    const outdated = isConsentCurrent(profile.consentVersion, required) ? {} : { requiredConsentVersion: required };
+    return { enabled: true as const, status: 'ACTIVE' as const, ...presentProfile(profile), ...outdated };
   });
 
   app.delete('/users/me/voice-profile', {

@@ -228,3 +228,35 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   index('webhook_deliveries_due_idx').on(table.state, table.nextAttemptAt),
   index('webhook_deliveries_created_idx').on(table.createdAt),
 ]);
+
+export const accessAudit = pgTable('access_audit', {
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  at: milliseconds('at').notNull(),
+  actorKind: text('actor_kind', { enum: ['user', 'admin', 'system'] }).notNull(),
+  actorId: text('actor_id').notNull(),
+  action: text('action').notNull(),
+  callId: text('call_id'),
+  target: text('target'),
+  clientIp: text('client_ip'),
+  detail: text('detail'),
+  previousHash: text('previous_hash').notNull(),
+  hash: text('hash').notNull(),
+}, (table) => [
+  index('access_audit_at_idx').on(table.at),
+  index('access_audit_call_idx').on(table.callId, table.seq),
+  index('access_audit_actor_idx').on(table.actorId, table.seq),
+]);
+
+export const legalHolds = pgTable('legal_holds', {
+  id: text('id').primaryKey(),
+  scope: text('scope', { enum: ['user', 'call'] }).notNull(),
+  userId: text('user_id').notNull(),
+  callId: text('call_id'),
+  reason: text('reason').notNull(),
+  placedAt: milliseconds('placed_at').notNull(),
+  liftedAt: milliseconds('lifted_at'),
+  liftReason: text('lift_reason'),
+}, (table) => [
+  index('legal_holds_user_idx').on(table.userId, table.liftedAt),
+  index('legal_holds_call_idx').on(table.callId, table.liftedAt),
+]);

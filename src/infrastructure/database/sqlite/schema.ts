@@ -314,3 +314,54 @@ export const webhookDeliveries = sqliteTable('webhook_deliveries', {
   index('webhook_deliveries_due_idx').on(table.state, table.nextAttemptAt),
   index('webhook_deliveries_created_idx').on(table.createdAt),
 ]);
+
+/**
+ * The access audit trail: every read of a call's transcript, analysis or audio, every export,
+ * deletion, reprocess, speaker correction, retention run and admin action. Append-only; each
+ * record carries the sha256 of the previous record's hash and its own content (`hash`), so a
+ * gap or an edit breaks the chain (`callscope audit verify`). No transcript text, ever.
+ * `callId` has no foreign key: the record outlives the call.
+ */
+export const accessAudit = sqliteTable('access_audit', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  at: integer('at').notNull(),
+  /** `user` (the API), `admin` (the admin area), `system` (retention, the command line). */
+  actorKind: text('actor_kind', { enum: ['user', 'admin', 'system'] }).notNull(),
+  /** The user's id, `admin`, or the system job's name. */
+  actorId: text('actor_id').notNull(),
+  action: text('action').notNull(),
+  callId: text('call_id'),
+  /** What else was touched (an action item, a user, a setting), when not the call. */
+  target: text('target'),
+  clientIp: text('client_ip'),
+  /** JSON of counts, formats, statuses: never transcript text, secrets or full phone numbers. */
+  detail: text('detail'),
+  /** Hex sha256 of the previous record (64 zeros for the first). */
+  previousHash: text('previous_hash').notNull(),
+  /** Hex sha256 over `previousHash` and this record's fields (see AccessAuditTrail). */
+  hash: text('hash').notNull(),
+}, (table) => [
+  index('access_audit_at_idx').on(table.at),
+  index('access_audit_call_idx').on(table.callId, table.seq),
+  index('access_audit_actor_idx').on(table.actorId, table.seq),
+]);
+
+/**
+ * Legal holds placed by an admin on a user (all their calls) or on one call: while a hold is
+ * active (`liftedAt` null), nothing it covers can be deleted (409 `legal_hold`), neither by its
+ * owner, a user's hard delete, nor retention. Lifted holds are kept for the record.
+ */
+export const legalHolds = sqliteTable('legal_holds', {
+  id: text('id').primaryKey(),
+  scope: text('scope', { enum: ['user', 'call'] }).notNull(),
+  userId: text('user_id').notNull(),
+  /** The held call (`call` scope); null for a user hold. */
+  callId: text('call_id'),
+  reason: text('reason').notNull(),
+  placedAt: integer('placed_at').notNull(),
+  liftedAt: integer('lifted_at'),
+  liftReason: text('lift_reason'),
+}, (table) => [
+  index('legal_holds_user_idx').on(table.userId, table.liftedAt),
+  index('legal_holds_call_idx').on(table.callId, table.liftedAt),
+]);
