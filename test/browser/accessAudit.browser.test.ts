@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { completeSetup } from '../admin/adminClient.js';
 import { seedCall } from '../helpers/seedCalls.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
+import { hasChromium, launchChromium, screenshotDir, signedInAdminPage } from './browserHarness.js';
 
 /**
  * The admin page's Audit trail in a real Chromium: the records newest first, a filter, paging and
@@ -13,19 +14,14 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
  * test/browser/admin.browser.test.ts; skipped without it.
  */
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const screenshotDir = join(fileURLToPath(new URL('../../', import.meta.url)), 'test-artifacts', 'screenshots');
 
 describe.skipIf(!hasChromium)('the Audit trail page in Chromium', () => {
   let browser: Browser;
   let app: TestApp;
 
   beforeAll(async () => {
-    mkdirSync(screenshotDir, { recursive: true });
-    const { chromium } = await import('playwright-core');
     [browser, app] = await Promise.all([
-      chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
+      launchChromium(),
       startTestApp(),
     ]);
   }, 60_000);
@@ -42,13 +38,7 @@ describe.skipIf(!hasChromium)('the Audit trail page in Chromium', () => {
     for (let index = 0; index < 150; index += 1) app.services.accessAudit.record({ actorKind: 'system', actorId: 'bulk', action: 'bulk.test' });
     await app.services.accessAudit.flush();
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = admin.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: app.baseUrl }]);
-    const page: Page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+    const { page, problems } = await signedInAdminPage(browser, app, admin.cookie);
 
     await page.goto(`${app.baseUrl}/admin/audit`);
     const rows = page.locator('#records-body tr');
@@ -72,6 +62,6 @@ describe.skipIf(!hasChromium)('the Audit trail page in Chromium', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(100);
     expect(problems).toEqual([]);
-    await context.close();
+    await page.context().close();
   }, 60_000);
 });

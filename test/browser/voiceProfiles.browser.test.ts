@@ -7,6 +7,7 @@ import { voiceProfileProvider } from '../../src/domain/voiceProfiles/VoiceProfil
 import { completeSetup } from '../admin/adminClient.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
 import { userIdOf, voiceProfileRows } from '../http/users/voiceProfileHelpers.js';
+import { hasChromium, launchChromium, screenshotDir, signedInAdminPage } from './browserHarness.js';
 
 /**
  * The admin page's Voice profiles section in a real Chromium: the users with a profile, one
@@ -14,19 +15,14 @@ import { userIdOf, voiceProfileRows } from '../http/users/voiceProfileHelpers.js
  * Needs Debian's chromium at /usr/bin/chromium, as the other browser tests; skipped without it.
  */
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const screenshotDir = join(fileURLToPath(new URL('../../', import.meta.url)), 'test-artifacts', 'screenshots');
 
 describe.skipIf(!hasChromium)('the Voice profiles page in Chromium', () => {
   let browser: Browser;
   let app: TestApp;
 
   beforeAll(async () => {
-    mkdirSync(screenshotDir, { recursive: true });
-    const { chromium } = await import('playwright-core');
     [browser, app] = await Promise.all([
-      chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
+      launchChromium(),
       startTestApp({ SERVICE_VOICE_CONSENT_VERSION: '2' }),
     ]);
   }, 60_000);
@@ -44,13 +40,7 @@ describe.skipIf(!hasChromium)('the Voice profiles page in Chromium', () => {
         provider: voiceProfileProvider, consentVersion, sampleDurationSeconds: 24, embedding: { vector: Float32Array.from([0.6, 0.8]), model: 'embedding.onnx' },
       }, Date.now());
     }
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = admin.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: app.baseUrl }]);
-    const page: Page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+    const { page, problems } = await signedInAdminPage(browser, app, admin.cookie);
 
     await page.goto(`${app.baseUrl}/admin/voice-profiles`);
     await expect.poll(() => page.locator('#profiles-body tr').count(), { timeout: 10_000 }).toBe(2);
@@ -72,7 +62,7 @@ describe.skipIf(!hasChromium)('the Voice profiles page in Chromium', () => {
     await expect.poll(() => page.locator('#profiles-body').textContent(), { timeout: 10_000 }).toContain('No voice profiles are stored.');
     expect(await page.getByRole('button', { name: 'Delete all voice profiles' }).isDisabled()).toBe(true);
     await page.screenshot({ path: join(screenshotDir, 'voice-profiles-deleted.png'), fullPage: true });
-    await context.close();
+    await page.context().close();
     expect(problems).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { completeSetup } from '../admin/adminClient.js';
 import { seedCall } from '../helpers/seedCalls.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
 import { refusalOf, startTestDispatcher, WebhookReceiver } from '../helpers/webhooks.js';
+import { hasChromium, launchChromium, screenshotDir, signedInAdminPage } from './browserHarness.js';
 
 /**
  * The admin page's Webhooks section in a real Chromium: no secret yet (the delivery waits), the
@@ -15,9 +16,6 @@ import { refusalOf, startTestDispatcher, WebhookReceiver } from '../helpers/webh
  * Debian's chromium at /usr/bin/chromium, as test/browser/admin.browser.test.ts; skipped without it.
  */
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const screenshotDir = join(fileURLToPath(new URL('../../', import.meta.url)), 'test-artifacts', 'screenshots');
 
 describe.skipIf(!hasChromium)('the Webhooks page in Chromium', () => {
   let browser: Browser;
@@ -26,11 +24,9 @@ describe.skipIf(!hasChromium)('the Webhooks page in Chromium', () => {
   let dispatcher: WebhookDispatcher;
 
   beforeAll(async () => {
-    mkdirSync(screenshotDir, { recursive: true });
     receiver = await WebhookReceiver.start();
-    const { chromium } = await import('playwright-core');
     [browser, app] = await Promise.all([
-      chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
+      launchChromium(),
       startTestApp({ WEBHOOK_URLS: receiver.url(), WEBHOOK_MAX_ATTEMPTS: '1' }),
     ]);
     dispatcher = startTestDispatcher(app.services, app.app.log);
@@ -45,13 +41,7 @@ describe.skipIf(!hasChromium)('the Webhooks page in Chromium', () => {
 
   test('the settings, then on the Webhooks page: generate the secret, see the failed delivery, resend it', async () => {
     const admin = await completeSetup(app);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = admin.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: app.baseUrl }]);
-    const page: Page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+    const { page, problems } = await signedInAdminPage(browser, app, admin.cookie);
 
     // The endpoints and the transcript opt-in are on the Settings page, in their own group.
     await page.goto(`${app.baseUrl}/admin/settings`);
@@ -86,7 +76,7 @@ describe.skipIf(!hasChromium)('the Webhooks page in Chromium', () => {
       return page.locator('#deliveries-body').textContent();
     }, { timeout: 10_000 }).toContain('delivered');
     await page.screenshot({ path: join(screenshotDir, 'webhooks-resent.png'), fullPage: true });
-    await context.close();
+    await page.context().close();
     expect(problems).toEqual([]);
   });
 });
