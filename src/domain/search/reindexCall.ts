@@ -3,6 +3,7 @@ import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 import type { ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
 import { ActionItemRepository } from '../actions/ActionItemRepository.js';
 import { ArtifactRepository } from '../artifacts/ArtifactRepository.js';
+import { readCallDocument } from '../artifacts/readCallDocument.js';
 import type { CallRecord } from '../calls/callTypes.js';
 import { searchDocumentsOf, type StoredDocument } from './searchDocumentsOf.js';
 import { SearchIndex } from './SearchIndex.js';
@@ -31,12 +32,10 @@ export async function reindexCall(dependencies: ReindexDependencies, callId: str
     }
     if (call.status !== 'COMPLETED') return 'not_completed';
     const artifacts = new ArtifactRepository(tx);
-    const [transcript, analysis] = await Promise.all([artifacts.find(callId, 'transcript'), artifacts.find(callId, 'analysis')]);
-    if (!transcript || !analysis) throw new Error(`completed call ${callId} lacks its documents`);
     const document = searchDocumentsOf(
       call,
-      await store.readJson<StoredDocument>(transcript.objectKey),
-      await store.readJson<StoredDocument>(analysis.objectKey),
+      (await readCallDocument<StoredDocument>(artifacts, store, callId, 'transcript')).document,
+      (await readCallDocument<StoredDocument>(artifacts, store, callId, 'analysis')).document,
       await new ActionItemRepository(tx).listForCall(callId),
     );
     await index.replaceCall(document);

@@ -4,10 +4,12 @@ import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 import type { ObjectStore } from '../../infrastructure/storage/ObjectStore.js';
 import { ActionItemRepository, type ActionItemRecord } from '../actions/ActionItemRepository.js';
 import { ArtifactRepository } from '../artifacts/ArtifactRepository.js';
-import type { CallStatus } from '../calls/callTypes.js';
+import type { CallRecord, CallStatus } from '../calls/callTypes.js';
 import type { Transcript } from '../transcripts/transcriptSchema.js';
 import { applySpeakerCorrection, type CorrectionRefusal, type SpeakerCorrection } from './applySpeakerCorrection.js';
-import { reindexCall } from '../search/reindexCall.js';
+import { searchDocumentsOf } from '../search/searchDocumentsOf.js';
+import { SearchIndex } from '../search/SearchIndex.js';
+import { readCallDocument } from '../artifacts/readCallDocument.js';
 import { SpeakerCorrectionRepository } from './SpeakerCorrectionRepository.js';
 
 export interface CorrectCallSpeakersDependencies {
@@ -38,30 +40,27 @@ export async function correctCallSpeakers(
 ): Promise<CorrectionOutcome> {
   const { database, store, clock } = dependencies;
   return database.transaction(async (tx): Promise<CorrectionOutcome> => {
-    const call = await tx.get<{ status: CallStatus }>(sql`SELECT status FROM calls
+    const call = await tx.get<Pick<CallRecord, 'id' | 'seq' | 'userId' | 'title' | 'status'>>(sql`SELECT id, seq, user_id AS "userId", title, status FROM calls
       WHERE id = ${callId} AND user_id = ${userId} AND deleting_since IS NULL${tx.forUpdate}`);
     if (!call) return { outcome: 'call_not_found' };
     if (call.status !== 'COMPLETED') return { outcome: 'not_completed', status: call.status };
     const artifacts = new ArtifactRepository(tx);
-    const [transcriptArtifact, analysisArtifact] = await Promise.all([artifacts.find(callId, 'transcript'), artifacts.find(callId, 'analysis')]);
-    if (!transcriptArtifact || !analysisArtifact) throw new Error(`completed call ${callId} lacks its documents`);
+    const transcript = await readCallDocument<Transcript>(artifacts, store, callId, 'transcript');
+    const analysis = await readCallDocument<Record<string, unknown>>(artifacts, store, callId, 'analysis');
     const actionItems = new ActionItemRepository(tx);
     const items = await actionItems.listForCall(callId);
-    const corrected = applySpeakerCorrection({
-      transcript: await store.readJson<Transcript>(transcriptArtifact.objectKey),
-      analysis: await store.readJson<Record<string, unknown>>(analysisArtifact.objectKey),
-      actionItems: items,
-    }, correction);
+    const corrected = applySpeakerCorrection({ transcript: transcript.document, analysis: analysis.document, actionItems: items }, correction);
     if (typeof corrected === 'string') return { outcome: corrected };
     const now = clock();
-    await store.writeJson(transcriptArtifact.objectKey, corrected.transcript);
-    await store.writeJson(analysisArtifact.objectKey, corrected.analysis);
+    await store.writeJson(transcript.objectKey, corrected.transcript);
+    await store.writeJson(analysis.objectKey, corrected.analysis);
     for (const [index, item] of corrected.actionItems.entries()) {
       if (ownerOrTextChanged(items[index]!, item)) await actionItems.updateOwnerAndText(item, now);
     }
     await new SpeakerCorrectionRepository(tx).add(callId, correction, now);
-    // Search hits show names and text as stored: the call's rows follow in the same transaction.
-    await reindexCall({ database: tx, store }, callId);
+    // Search hits show names and text as stored: the call's rows follow in the same transaction,
+    // from the documents in hand (not read back from the store).
+    await new SearchIndex(tx).replaceCall(searchDocumentsOf(call, corrected.transcript, corrected.analysis, corrected.actionItems));
     return { outcome: 'corrected', transcript: corrected.transcript };
   });
 }

@@ -3,6 +3,7 @@ import { analysisTimeZoneOf } from '../../../config/loadConfig.js';
 import type { Services } from '../../../createServices.js';
 import type { ActionItemRecord } from '../../../domain/actions/ActionItemRepository.js';
 import type { ArtifactKind } from '../../../domain/artifacts/ArtifactRepository.js';
+import { readCallDocument } from '../../../domain/artifacts/readCallDocument.js';
 import type { CallRecord } from '../../../domain/calls/callTypes.js';
 import type { VersionedDocument } from '../../../domain/calls/storeCallResults.js';
 import { toCallExport, type CallExport } from '../../../domain/exports/CallExport.js';
@@ -59,7 +60,7 @@ export const callExportRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     if (!call) throw new ApiError('call_not_found');
     if (call.status !== 'COMPLETED') throw new ApiError('call_not_completed', undefined, { status: call.status });
     const [transcript, analysis, actionItems] = await Promise.all([
-      readArtifact<Transcript>(call, 'transcript'), readArtifact<VersionedDocument>(call, 'analysis'), services.actionItems.listForCall(call.id),
+      readDocument<Transcript>(call, 'transcript'), readDocument<VersionedDocument>(call, 'analysis'), services.actionItems.listForCall(call.id),
     ]);
     const stored = { call, transcript, analysis, actionItems };
     const display = toCallExport({ ...stored, timeZone });
@@ -75,10 +76,8 @@ export const callExportRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       .send(body);
   });
 
-  async function readArtifact<T>(call: CallRecord, kind: ArtifactKind): Promise<T> {
-    const artifact = await services.artifacts.find(call.id, kind);
-    if (!artifact) throw new Error(`completed call has no ${kind} artifact`);
-    return services.store.readJson<T>(artifact.objectKey);
+  async function readDocument<T>(call: CallRecord, kind: ArtifactKind): Promise<T> {
+    return (await readCallDocument<T>(services.artifacts, services.store, call.id, kind)).document;
   }
 };
 

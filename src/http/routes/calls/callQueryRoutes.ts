@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { effectiveConcurrency } from '../../../config/effectiveConcurrency.js';
 import type { Services } from '../../../createServices.js';
 import type { ArtifactKind } from '../../../domain/artifacts/ArtifactRepository.js';
+import { readCallDocument } from '../../../domain/artifacts/readCallDocument.js';
 import { callStatuses, type CallRecord, type CallStatus } from '../../../domain/calls/callTypes.js';
 import { estimateNextPollMs } from '../../../domain/calls/estimateNextPollMs.js';
 import { recordCallAccess } from '../../accessAudit.js';
@@ -126,8 +127,6 @@ export const callQueryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
 
   async function completedArtifact(call: CallRecord, kind: ArtifactKind): Promise<never> {
     if (call.status !== 'COMPLETED') throw new ApiError('call_not_completed', undefined, { status: call.status });
-    const artifact = await services.artifacts.find(call.id, kind);
-    if (!artifact) throw new Error(`completed call has no ${kind} artifact`);
-    return services.store.readJson<never>(artifact.objectKey);
+    return (await readCallDocument<never>(services.artifacts, services.store, call.id, kind)).document;
   }
 };
