@@ -16,8 +16,8 @@
  *
  * The access audit trail's cost (skipped with BENCH_AUDIT=0): a second SQLite server, seeded alike,
  * runs with the trail off (ACCESS_AUDIT=off); `GET /api/calls/{id}/transcript`, a read the trail
- * records, is loaded on both, and status polling (not recorded) too. Target: the transcript read
- * with the trail on keeps ≥ 90 % of its requests/s with the trail off.
+ * records, is loaded on both, and status polling (not recorded) too. Targets: status polling with
+ * the trail on keeps ≥ 90 % of its requests/s with it off, and so does the audited read.
  *
  * A second phase (skipped with BENCH_BUSY=0) repeats the SQLite load while the engine processes
  * two 30-minute recordings uploaded over HTTP (target: p99 ≤ 50 ms while processing).
@@ -122,8 +122,9 @@ function reportAuditCost(rows: { name: string; 'requests/s': number; 'p99 ms': n
   const readShare = Math.round((rate('GET /api/calls/{id}/transcript, trail on') / rate('GET /api/calls/{id}/transcript, trail off')) * 1000) / 10;
   const pollShare = Math.round((rate('GET /api/calls/status (20 ids)') / rate('GET /api/calls/status (20 ids), trail off')) * 1000) / 10;
   console.log(`access audit trail, SQLite: transcript reads with the trail on run at ${readShare} % of their rate with it off (cost ${round1(100 - readShare)} %; target < 10 %: ${readShare > 90 ? 'met' : 'NOT met'})`);
-  console.log(`access audit trail, SQLite: status polling (not audited) with the trail on runs at ${pollShare} % of its rate with it off`
-    + ` (the two servers' own difference); the transcript reads' share relative to it: ${Math.round((readShare / pollShare) * 1000) / 10} %`);
+  console.log(`access audit trail, SQLite: status polling with the trail on runs at ${pollShare} % of its rate with it off`
+    + ` (cost ${round1(100 - pollShare)} %; target < 10 %: ${pollShare > 90 ? 'met' : 'NOT met'}); the transcript reads' share relative to it`
+    + ` (what is left once the two servers' own difference is taken out): ${Math.round((readShare / pollShare) * 1000) / 10} %`);
 }
 
 /** Starts scripts/bareFastify.mjs (doing `workMicroseconds` of CPU work per request) on a free port; returns the port. */

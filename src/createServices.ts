@@ -5,6 +5,7 @@ import type { Config } from './config/configSchema.js';
 import { environmentKeysOf } from './config/loadConfig.js';
 import { ActionItemRepository } from './domain/actions/ActionItemRepository.js';
 import { AccessAuditTrail } from './domain/audit/AccessAuditTrail.js';
+import { AuditWriterThread } from './domain/audit/auditWriter.js';
 import { ArtifactRepository } from './domain/artifacts/ArtifactRepository.js';
 import { CallCursor } from './domain/calls/CallCursor.js';
 import { CallRepository } from './domain/calls/CallRepository.js';
@@ -109,7 +110,11 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
   const webhooks = new WebhookOutbox(config);
   const webhookSigningSecret = new StoredWebhookSecret(settings, () => config.WEBHOOK_SECRET, 'webhook_signing_secret');
   const webhookDispatcher = new WebhookDispatcher({ database: database.sql, outbox: webhooks, config, secret: () => webhookSigningSecret.current(), clock });
-  const accessAudit = new AccessAuditTrail({ database: database.sql, clock, enabled: config.ACCESS_AUDIT === 'on' });
+  const accessAudit = new AccessAuditTrail({
+    database: database.sql, clock, enabled: config.ACCESS_AUDIT === 'on',
+    // better-sqlite3 writes on the calling thread: the trail's batches go to a thread of their own.
+    ...(database.dialect === 'sqlite' ? { writer: new AuditWriterThread({ dataDir: config.DATA_DIR }) } : {}),
+  });
   return {
     config,
     clock,

@@ -2,6 +2,7 @@ import type { Clock } from '../../infrastructure/clock.js';
 import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 import { AccessAuditRepository } from './AccessAuditRepository.js';
 import { canonicalDetail, type AuditActorKind, type AuditDetail, type UnchainedAuditRecord } from './auditChain.js';
+import type { AuditWriter } from './auditWriter.js';
 
 /** One access to record: who, what, which call (or other target), from where. */
 export interface AccessAuditEntry {
@@ -30,6 +31,11 @@ export interface AccessAuditTrailOptions {
   batchSize?: number;
   /** Whether records are kept at all; off only to measure what the trail costs. Defaults to `true`. */
   enabled?: boolean;
+  /**
+   * What writes the batches: on SQLite the server passes an AuditWriterThread, so the writes
+   * leave the request thread. Defaults to appending through `database` on the calling thread.
+   */
+  writer?: AuditWriter;
 }
 
 /** Told when a batch could not be written; `pending` records (it included) wait for the next try. */
@@ -42,6 +48,7 @@ export type AuditWriteErrorHandler = (error: unknown, pending: number) => void;
  */
 export class AccessAuditTrail {
   readonly repository: AccessAuditRepository;
+  private readonly writer: AuditWriter;
   private readonly flushIntervalMs: number;
   private readonly batchSize: number;
   private readonly enabled: boolean;
@@ -54,6 +61,7 @@ export class AccessAuditTrail {
 
   constructor(private readonly options: AccessAuditTrailOptions) {
     this.repository = new AccessAuditRepository(options.database);
+    this.writer = options.writer ?? { append: (records) => this.repository.append(records), close: () => Promise.resolve() };
     this.flushIntervalMs = options.flushIntervalMs ?? 200;
     this.batchSize = options.batchSize ?? 100;
     this.enabled = options.enabled ?? true;
@@ -87,12 +95,19 @@ export class AccessAuditTrail {
     await this.writeBatch();
   }
 
-  /** Writes what is buffered and stops the timer; later records are written by `flush` only. */
+  /**
+   * Writes what is buffered, stops the timer and frees the writer; later records are written
+   * by `flush` only (on the calling thread: a writer thread is not started again).
+   */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.flush();
+    try {
+      await this.flush();
+    } finally {
+      await this.writer.close();
+    }
   }
 
   private schedule(): NodeJS.Timeout | undefined {
@@ -113,11 +128,15 @@ export class AccessAuditTrail {
     });
   }
 
+  private writerNow(): Pick<AuditWriter, 'append'> {
+    return this.closed ? this.repository : this.writer;
+  }
+
   /** Writes the buffer as it stands; records arriving meanwhile wait for the next batch. */
   private writeBatch(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
-    this.writing = this.repository.append(batch).then(
+    this.writing = this.writerNow().append(batch).then(
       () => {
         this.writing = undefined;
         // What arrived during the write goes next (the timer may have fired while this one ran).

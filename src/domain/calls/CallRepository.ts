@@ -121,7 +121,10 @@ export class CallRepository {
       const call = await tx.get<CallRecord>(sql`SELECT ${callColumns} FROM calls WHERE id = ${callId} AND user_id = ${userId}${tx.forUpdate}`);
       if (!call || call.deletingSince !== null) return call ? { outcome: 'claimed' as const, call } : { outcome: 'missing' as const };
       if (call.status !== 'COMPLETED' && call.status !== 'FAILED') return { outcome: 'in_progress' as const, status: call.status };
-      // Under the row lock that placing a call hold also takes: either this sees the hold, or the placement finds the call claimed.
+      // Under the call's row lock, which placing a call hold also takes, and a shared lock on its
+      // owner's row, which placing a user hold waits for (and which waits for it): either this
+      // sees the hold, or the placement comes after the claim (and finds the call claimed).
+      await tx.get(sql`SELECT 1 AS found FROM users WHERE id = ${userId}${tx.forShare}`);
       if ((await heldCallIds(tx, [callId])).length > 0) return { outcome: 'held' as const };
       await tx.run(sql`UPDATE calls SET deleting_since = ${now} WHERE id = ${callId}`);
       await onClaimed?.(tx, call);

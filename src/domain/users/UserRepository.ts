@@ -3,8 +3,16 @@ import { sql } from 'drizzle-orm';
 import type { SqlDatabase } from '../../infrastructure/database/SqlDatabase.js';
 import { columnsOf, insertInto } from '../../infrastructure/database/sqlFragments.js';
 import { users } from '../../infrastructure/database/tables.js';
+import { isHeld, userHoldState } from '../legalHolds/heldCalls.js';
 
 export type UserRecord = typeof users.$inferSelect;
+
+export type UserRemoval =
+  | { outcome: 'removed' }
+  /** A legal hold placed while the user's calls were being deleted. */
+  | { outcome: 'held'; userHeld: boolean; callIds: string[] }
+  /** Calls uploaded while the others were being deleted. */
+  | { outcome: 'calls_remain'; callIds: string[] };
 
 /** Who a verified credential says the caller is. */
 export interface Identity {
@@ -68,10 +76,24 @@ export class UserRepository {
     return this.db.get<UserRecord>(sql`UPDATE users SET display_name = ${displayName}, updated_at = ${now} WHERE id = ${userId} RETURNING ${userColumns}`);
   }
 
-  /** Removes the user; calls, action items, events, idempotency records cascade. */
-  async remove(userId: string): Promise<void> {
+  /**
+   * Removes the user once their calls are gone: action items, events, idempotency records and the
+   * voice profile cascade. In one transaction under the user's row lock (which placing a user
+   * hold and every call's deletion claim also take), it refuses when a hold arrived after the
+   * calls were deleted (a hold outlives its user otherwise) or a call arrived (an upload racing
+   * the deletion, whose files a cascade would leave behind).
+   */
+  removeOnceEmpty(userId: string): Promise<UserRemoval> {
     this.forget(userId);
-    await this.db.run(sql`DELETE FROM users WHERE id = ${userId}`);
+    return this.db.transaction(async (tx) => {
+      await tx.get(sql`SELECT 1 AS found FROM users WHERE id = ${userId}${tx.forUpdate}`);
+      const holds = await userHoldState(tx, userId);
+      if (isHeld(holds)) return { outcome: 'held' as const, userHeld: holds.userHeld, callIds: holds.heldCallIds };
+      const remaining = await tx.all<{ id: string }>(sql`SELECT id FROM calls WHERE user_id = ${userId} ORDER BY id`);
+      if (remaining.length > 0) return { outcome: 'calls_remain' as const, callIds: remaining.map((row) => row.id) };
+      await tx.run(sql`DELETE FROM users WHERE id = ${userId}`);
+      return { outcome: 'removed' as const };
+    });
   }
 
   /**

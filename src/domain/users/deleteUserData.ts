@@ -25,7 +25,8 @@ export const userObjectPrefix = (userId: string) => `users/${userId}`;
  * whose cascade takes action items, processing events, idempotency records and the voice profile.
  * Refused while any call is still being processed, so no worker writes into deleted data, and
  * while a legal hold covers the user or any of their calls: then nothing is deleted. (A hold
- * placed while the deletion runs stops it at the first call it covers; the claim checks.)
+ * placed while the deletion runs stops it at the first call it covers, as the claim checks, or
+ * before the user row goes, as its removal checks.)
  */
 export async function deleteUserData(dependencies: UserDeletionDependencies, userId: string, actor?: AuditActor): Promise<UserDeletion> {
   const inFlight = await dependencies.calls.inFlightIdsOf(userId);
@@ -39,7 +40,9 @@ export async function deleteUserData(dependencies: UserDeletionDependencies, use
     if (deletion.outcome === 'held') return { outcome: 'held', userHeld: false, callIds: [callId] };
   }
   await dependencies.store.remove(userObjectPrefix(userId));
-  await dependencies.users.remove(userId);
+  const removal = await dependencies.users.removeOnceEmpty(userId);
+  if (removal.outcome === 'held') return removal;
+  if (removal.outcome === 'calls_remain') return { outcome: 'in_progress', callIds: removal.callIds };
   if (actor) dependencies.accessAudit?.record({ ...actor, action: 'user.delete', target: userId });
   return { outcome: 'deleted' };
 }

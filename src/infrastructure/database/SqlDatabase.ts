@@ -48,6 +48,12 @@ export interface SqlDatabase {
    * claims on many nodes pass over each other's row instead of waiting; empty on SQLite.
    */
   readonly forUpdateSkipLocked: SQL;
+  /**
+   * Appended to a `SELECT` of a row that must not change (or gain a dependant that would change
+   * the answer) until the transaction ends, while other readers holding the same lock proceed:
+   * ` FOR SHARE` on PostgreSQL (a ` FOR UPDATE` elsewhere waits for it); empty on SQLite.
+   */
+  readonly forShare: SQL;
 }
 
 /** An open database: the query port, plus what the process does with the connection itself. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { AccessAuditTrail } from '../../../src/domain/audit/AccessAuditTrail.js';
 import { AuditChainVerifier } from '../../../src/domain/audit/auditChain.js';
+import { AuditWriterThread } from '../../../src/domain/audit/auditWriter.js';
 import { openDatabase } from '../../../src/infrastructure/database/openDatabase.js';
 import type { DatabaseHandle } from '../../../src/infrastructure/database/SqlDatabase.js';
 import { testDatabaseEngine, testDatabaseEnvironment } from '../../helpers/testDatabase.js';
@@ -14,10 +15,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A migrated database of its own; with `count`, that many connections (handles) to it, as nodes would have. */
-async function openDatabases(count: number): Promise<DatabaseHandle[]> {
+function temporaryFolder(): string {
   const dataDir = mkdtempSync(join(tmpdir(), 'callscope-audit-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return dataDir;
+}
+
+/** A migrated database of its own; with `count`, that many connections (handles) to it, as nodes would have. */
+async function openDatabases(count: number, dataDir = temporaryFolder()): Promise<DatabaseHandle[]> {
   const { DATABASE_URL } = await testDatabaseEnvironment();
   const handles: DatabaseHandle[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -111,5 +116,37 @@ describe('AccessAuditTrail', () => {
     expect(rows).toHaveLength(2 * rounds * perRound);
     expect(rows.map((row) => row.seq)).toEqual(rows.map((_row, index) => index + 1));
     for (const node of [0, 1]) expect(rows.filter((row) => row.actorId === `node-${node}`)).toHaveLength(rounds * perRound);
+  });
+});
+
+describe.runIf(testDatabaseEngine === 'sqlite')('AccessAuditTrail with a writer thread (SQLite)', () => {
+  test('the thread writes the batches with its own connection, in one unbroken chain with an inline writer\'s', async () => {
+    const dataDir = temporaryFolder();
+    const [database] = await openDatabases(1, dataDir);
+    const threaded = new AccessAuditTrail({ database: database!.sql, clock: Date.now, flushIntervalMs: 60_000, writer: new AuditWriterThread({ dataDir }) });
+    const inline = new AccessAuditTrail({ database: database!.sql, clock: Date.now, flushIntervalMs: 60_000 });
+    cleanups.push(() => threaded.close());
+    await Promise.all([threaded, inline].map(async (trail, writer) => {
+      for (let round = 0; round < 10; round += 1) {
+        for (let index = 0; index < 20; index += 1) trail.record({ actorKind: 'user', actorId: `writer-${writer}`, action: 'transcript.read', detail: { round, index } });
+        await trail.flush();
+      }
+    }));
+    const { broken, rows } = await verify(database!);
+    expect(broken).toBeUndefined();
+    expect(rows).toHaveLength(400);
+    expect(rows.filter((row) => row.actorId === 'writer-0').map((row) => JSON.parse(row.detail!) as unknown))
+      .toEqual(Array.from({ length: 200 }, (_unused, n) => ({ index: n % 20, round: Math.floor(n / 20) })));
+  });
+
+  test('a batch the thread cannot write stays buffered; close writes it on the calling thread', async () => {
+    const [database] = await openDatabases(1);
+    // The thread opens a folder with no migrated database: its insert fails.
+    const trail = new AccessAuditTrail({ database: database!.sql, clock: Date.now, flushIntervalMs: 60_000, writer: new AuditWriterThread({ dataDir: temporaryFolder() }) });
+    trail.record({ actorKind: 'user', actorId: 'u1', action: 'transcript.read', callId: 'c1' });
+    await expect(trail.flush()).rejects.toThrow(/audit trail write failed: .*access_audit/);
+    expect((await verify(database!)).rows).toEqual([]);
+    await trail.close();
+    expect((await verify(database!)).rows).toMatchObject([{ seq: 1, actorId: 'u1', callId: 'c1' }]);
   });
 });

@@ -43,6 +43,7 @@ class PostgresConnection implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   readonly forUpdate = sql` FOR UPDATE`;
   readonly forUpdateSkipLocked = sql` FOR UPDATE SKIP LOCKED`;
+  readonly forShare = sql` FOR SHARE`;
   readonly inList = inList;
 
   constructor(private readonly pool: pg.Pool, private readonly transactionClient?: pg.PoolClient) {}

@@ -33,6 +33,7 @@ class SqliteConnection implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
   readonly forUpdate = nothing;
   readonly forUpdateSkipLocked = nothing;
+  readonly forShare = nothing;
   private readonly statements = new Map<string, Database.Statement>();
   /** Settled when the open transaction ends; undefined while none is open. */
   private transactionEnded: Promise<void> | undefined;
@@ -42,7 +43,7 @@ class SqliteConnection implements SqlDatabase {
   constructor(readonly client: Database.Database) {
     const self = this;
     this.insideTransaction = {
-      dialect: 'sqlite', forUpdate: nothing, forUpdateSkipLocked: nothing, inList,
+      dialect: 'sqlite', forUpdate: nothing, forUpdateSkipLocked: nothing, forShare: nothing, inList,
       all: async <Row>(query: SQL, values?: PlaceholderValues) => self.allNow<Row>(query, values),
       get: async <Row>(query: SQL, values?: PlaceholderValues) => self.allNow<Row>(query, values)[0],
       run: async (query: SQL, values?: PlaceholderValues) => self.runNow(query, values),
