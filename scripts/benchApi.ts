@@ -14,17 +14,20 @@
  * requests/s, p50/p99 latency and each endpoint's share of the bare route's requests/s.
  * Target: status polling ≥ 50 % of the bare route on SQLite.
  *
- * The access audit trail's cost (skipped with BENCH_AUDIT=0): a second SQLite server, seeded alike,
- * runs with the trail off (ACCESS_AUDIT=off); `GET /api/calls/{id}/transcript`, a read the trail
- * records, is loaded on both, and status polling (not recorded) too. Targets: status polling with
- * the trail on keeps ≥ 90 % of its requests/s with it off, and so does the audited read.
+ * The access audit trail's cost (skipped with BENCH_AUDIT=0): two more SQLite servers, seeded
+ * alike, one with the trail on and one with it off (ACCESS_AUDIT=off); status polling (not
+ * recorded) and `GET /api/calls/{id}/transcript` (a read the trail records) are loaded on both in
+ * paired turns, order alternating (BENCH_AUDIT_ROUNDS rounds of BENCH_AUDIT_SECONDS). Targets:
+ * status polling with the trail on keeps ≥ 90 % of its requests/s with it off (median over the
+ * rounds), and so does the audited read.
  *
  * A second phase (skipped with BENCH_BUSY=0) repeats the SQLite load while the engine processes
  * two 30-minute recordings uploaded over HTTP (target: p99 ≤ 50 ms while processing).
  *
  * Options (env): BENCH_SECONDS (default 10 per turn), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
  * (default 16), BENCH_CALLS (default 10000), BENCH_BUSY (default 1), BENCH_POSTGRES (default 1),
- * BENCH_YARDSTICK_WORK_US (default 20), BENCH_AUDIT (default 1).
+ * BENCH_YARDSTICK_WORK_US (default 20), BENCH_AUDIT (default 1), BENCH_AUDIT_ROUNDS (default 6),
+ * BENCH_AUDIT_SECONDS (default 5).
  */
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -52,6 +55,9 @@ const callCount = Number(process.env.BENCH_CALLS ?? 10_000);
 const busyPhase = process.env.BENCH_BUSY !== '0';
 const withPostgres = process.env.BENCH_POSTGRES !== '0' && postgresBinDir() !== undefined;
 const auditComparison = process.env.BENCH_AUDIT !== '0';
+/** Paired rounds of the audit trail's comparison, and seconds per turn in them. */
+const auditRounds = Number(process.env.BENCH_AUDIT_ROUNDS ?? 6);
+const auditSeconds = Number(process.env.BENCH_AUDIT_SECONDS ?? 5);
 const apiKey = 'bench-api-key-0123456789';
 /** The second yardstick: the bare route plus this much CPU work per request (BENCH_YARDSTICK_WORK_US), µs. */
 const yardstickWorkMicroseconds = Number(process.env.BENCH_YARDSTICK_WORK_US ?? 20);
@@ -82,7 +88,8 @@ try {
   const barePort = await startBareRoute();
   const workingBarePort = await startBareRoute(yardstickWorkMicroseconds);
   const sites = [await startSite('sqlite')];
-  const unaudited = auditComparison ? await startSite('sqlite', undefined, 'off') : undefined;
+  // A pair of servers with the same history (seeded alike, loaded only by the comparison).
+  const auditPair = auditComparison ? { on: await startSite('sqlite'), off: await startSite('sqlite', undefined, 'off') } : undefined;
   if (withPostgres) {
     cluster = await startThrowawayCluster();
     sites.push(await startSite('postgres', await createPostgresDatabaseOn(cluster)));
@@ -94,10 +101,6 @@ try {
       { name: 'GET /api/calls/status (20 ids)', engine: site.engine, url: `${site.baseUrl}/api/calls/status?ids=${site.statusIds.join(',')}`, headers },
       { name: 'GET /api/calls (limit 50)', engine: site.engine, url: `${site.baseUrl}/api/calls?limit=50`, headers },
     ]),
-    ...(unaudited ? [sites[0]!, unaudited].flatMap((site): Target[] => [
-      { name: `GET /api/calls/{id}/transcript, trail ${site.accessAudit}`, engine: site.engine, url: `${site.baseUrl}/api/calls/${site.transcriptCallId}/transcript`, headers },
-      ...(site === unaudited ? [{ name: 'GET /api/calls/status (20 ids), trail off', engine: site.engine, url: `${site.baseUrl}/api/calls/status?ids=${site.statusIds.join(',')}`, headers }] : []),
-    ]) : []),
   ];
   const load = loadavg()[0]!.toFixed(2);
   const idle = await measureInTurns(targets);
@@ -108,7 +111,7 @@ try {
   for (const row of idle.filter((entry) => entry.name === 'GET /api/calls/status (20 ids)')) {
     console.log(`status polling on ${row.engine}: ${row['requests/s']} req/s = ${row['% of bare']} % of the bare route's ${bare!['requests/s']} req/s${row.engine === 'sqlite' ? ` (target >= 50 %: ${row['% of bare'] >= 50 ? 'met' : 'NOT met'})` : ''}`);
   }
-  if (unaudited) reportAuditCost(idle);
+  if (auditPair) await measureAuditCost(auditPair.on, auditPair.off);
   if (busyPhase) await busyEngine(sites[0]!);
 } finally {
   for (const child of started) child.kill('SIGTERM');
@@ -116,15 +119,51 @@ try {
   cluster?.stop();
 }
 
-/** The trail's cost: the audited read with the trail on against off, and status polling on both. */
-function reportAuditCost(rows: { name: string; 'requests/s': number; 'p99 ms': number }[]): void {
-  const rate = (name: string) => rows.find((row) => row.name === name)!['requests/s'];
-  const readShare = Math.round((rate('GET /api/calls/{id}/transcript, trail on') / rate('GET /api/calls/{id}/transcript, trail off')) * 1000) / 10;
-  const pollShare = Math.round((rate('GET /api/calls/status (20 ids)') / rate('GET /api/calls/status (20 ids), trail off')) * 1000) / 10;
-  console.log(`access audit trail, SQLite: transcript reads with the trail on run at ${readShare} % of their rate with it off (cost ${round1(100 - readShare)} %; target < 10 %: ${readShare > 90 ? 'met' : 'NOT met'})`);
-  console.log(`access audit trail, SQLite: status polling with the trail on runs at ${pollShare} % of its rate with it off`
-    + ` (cost ${round1(100 - pollShare)} %; target < 10 %: ${pollShare > 90 ? 'met' : 'NOT met'}); the transcript reads' share relative to it`
-    + ` (what is left once the two servers' own difference is taken out): ${Math.round((readShare / pollShare) * 1000) / 10} %`);
+/**
+ * The trail's cost, on two servers with the same history, one with the trail on and one with it
+ * off: status polling (not recorded) and the transcript read (one record each) in paired turns,
+ * on then off in one round and off then on in the next, so that the machine's slow swings fall
+ * on both alike. Each round gives a ratio (on / off) per endpoint; the median over the rounds is
+ * reported, with the range.
+ */
+async function measureAuditCost(on: Site, off: Site): Promise<void> {
+  const endpoints = [
+    { name: 'GET /api/calls/status (20 ids)', path: (site: Site) => `/api/calls/status?ids=${site.statusIds.join(',')}` },
+    { name: 'GET /api/calls/{id}/transcript (audited)', path: (site: Site) => `/api/calls/${site.transcriptCallId}/transcript` },
+  ];
+  const ratios = endpoints.map(() => [] as number[]);
+  const rates = endpoints.map(() => ({ on: [] as number[], off: [] as number[] }));
+  for (let round = 0; round < auditRounds; round += 1) {
+    for (const [index, endpoint] of endpoints.entries()) {
+      const pair = round % 2 === 0 ? [on, off] : [off, on];
+      const measured = new Map<Site, number>();
+      for (const site of pair) {
+        const url = `${site.baseUrl}${endpoint.path(site)}`;
+        await autocannon({ url, headers, connections, duration: 2 });
+        measured.set(site, (await autocannon({ url, headers, connections, duration: auditSeconds })).requests.average);
+      }
+      rates[index]!.on.push(measured.get(on)!);
+      rates[index]!.off.push(measured.get(off)!);
+      ratios[index]!.push(measured.get(on)! / measured.get(off)!);
+    }
+  }
+  console.log(`\naccess audit trail, SQLite: ${auditRounds} paired rounds of ${auditSeconds} s per endpoint and server, order alternating`);
+  console.table(endpoints.map((endpoint, index) => ({
+    endpoint: endpoint.name,
+    'trail on req/s (median)': Math.round(median(rates[index]!.on)),
+    'trail off req/s (median)': Math.round(median(rates[index]!.off)),
+    'on / off (median) %': round1(median(ratios[index]!) * 100),
+    'rounds range %': `${round1(Math.min(...ratios[index]!) * 100)}–${round1(Math.max(...ratios[index]!) * 100)}`,
+  })));
+  const [pollShare, readShare] = ratios.map((values) => round1(median(values) * 100)) as [number, number];
+  console.log(`access audit trail: status polling with the trail on runs at ${pollShare} % of its rate with it off (cost ${round1(100 - pollShare)} %; target < 10 %: ${pollShare > 90 ? 'met' : 'NOT met'})`);
+  console.log(`access audit trail: audited transcript reads with the trail on run at ${readShare} % of their rate with it off (cost ${round1(100 - readShare)} %; target < 10 %: ${readShare > 90 ? 'met' : 'NOT met'})`);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Starts scripts/bareFastify.mjs (doing `workMicroseconds` of CPU work per request) on a free port; returns the port. */
