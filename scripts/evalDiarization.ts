@@ -4,7 +4,8 @@
  * - Every file in ../shared/audio with an `.rttm` beside its `.wav` (the telephone call in
  *   pyannote-sample/, the AMI meeting openings in meetings/), and two generated two-person
  *   conversations with quick turns (when espeak-ng and sox are installed): two espeak-ng voices,
- *   and pieces of two real voices from ../shared/audio/speakers spliced turn by turn.
+ *   and pieces of two real voices from ../shared/audio/speakers spliced turn by turn; and a
+ *   three-person one, those two voices and jfk.wav's in turns of about 3 s.
  *   A table per file: reference and found speakers, missed speech, false alarm, confusion, DER;
  *   then the meetings together and everything together.
  * - The telephone call looped to 5 minutes (each speaker comes back after the 6.7 s of silence
@@ -90,6 +91,19 @@ try {
       ],
     });
     await evaluate('generated: two real voices spliced, 1-2 s turns', 'generated', spliced.path, spliced.turns);
+    // A third person who speaks for several seconds at a time: the two voices and a third real
+    // one (JFK's broadcast recording), in turns of 2.6–3.8 s.
+    const threeVoices = await spliceConversation({
+      outputPath: join(work, 'three-real-voices-spliced.wav'),
+      voices: [
+        { label: 'speaker1', recordings: [shared('audio/speakers/speaker1_a_en_16k.wav'), shared('audio/speakers/speaker1_b_en_16k.wav')] },
+        { label: 'speaker2', recordings: [shared('audio/speakers/speaker2_a_en_16k.wav')] },
+        { label: 'jfk', recordings: [shared('audio/jfk/jfk.wav')] },
+      ],
+      pieceSeconds: [3.2, 2.6, 3.8, 2.9],
+      gapSeconds: [0.3, 0.5, 0.2, 0.4],
+    });
+    await evaluate('generated: three real voices spliced, 3 s turns', 'generated', threeVoices.path, threeVoices.turns);
   } else {
     console.log('espeak-ng or sox is not installed: the generated conversations are skipped (apt-get install -y espeak-ng sox)\n');
   }
@@ -132,7 +146,7 @@ try {
 
   const telephone = evaluated.find((entry) => entry.name === 'pyannote-sample/sample.wav');
   const twoPerson = evaluated.filter((entry) => speakersIn(entry.reference) === 2);
-  const severalSecondsFound = evaluated.filter((entry) => entry.group === 'meetings').map((entry) => ({ entry, expected: speakersWithSpeech(entry.reference, SEVERAL_SECONDS) }));
+  const severalSecondsFound = evaluated.filter((entry) => entry.group === 'meetings' || speakersIn(entry.reference) > 2).map((entry) => ({ entry, expected: speakersWithSpeech(entry.reference, SEVERAL_SECONDS) }));
   const targets = [
     // As printed, to a tenth of a percent (the target is the 7.0 % it had).
     [`the telephone call DER ≤ 7 %: ${telephone ? percent(telephone.score.diarizationErrorRate) : '?'} %`, telephone !== undefined && Number(percent(telephone.score.diarizationErrorRate)) <= 7],

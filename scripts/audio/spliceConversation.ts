@@ -45,7 +45,9 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
           const length = Math.min(lengths[(pieces.length + voiceIndex) % lengths.length]!, total - start);
           const piece = join(work, `voice${voiceIndex}-${pieces.length}.wav`);
           // Trim silence at both ends (sox `silence` on the reversed piece trims the end).
-          await run('sox', [recording, '-r', '16000', '-c', '1', '-b', '16', piece, 'trim', String(start), String(length),
+          // -D: no dither. sox dithers 16-bit output after effects with a random seed, so each run's
+          // pieces differed in their last bit, and the diarization of the result by several points.
+          await run('sox', ['-D', recording, '-r', '16000', '-c', '1', '-b', '16', piece, 'trim', String(start), String(length),
             'silence', '1', '0.02', '1%', 'reverse', 'silence', '1', '0.02', '1%', 'reverse']);
           if ((await audioSeconds(piece)) > 0.2) pieces.push(piece);
           start += length;
@@ -68,7 +70,7 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
       parts.push(piece, silence);
       cursor += seconds + gap;
     }
-    await run('sox', [...parts, options.outputPath]);
+    await run('sox', ['-D', ...parts, options.outputPath]);
     return { path: options.outputPath, turns };
   } finally {
     await rm(work, { recursive: true, force: true });

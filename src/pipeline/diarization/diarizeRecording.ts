@@ -10,6 +10,7 @@ import { foldExtraSpeakers } from './speakers/foldExtraSpeakers.js';
 import { linkSpeakersAcrossWindows } from './speakers/linkSpeakersAcrossWindows.js';
 import { mergeSpeakersByVoice, statisticsBySpeaker } from './speakers/mergeSpeakersByVoice.js';
 import { resegmentByVoice } from './speakers/resegmentByVoice.js';
+import { findSilentStretches, trimTurnsOutOfSilence } from './speakers/silenceGate.js';
 import { collectVoiceStatistics, soloStretches } from './speakers/voiceStatistics.js';
 import type { SpeakerRun } from './speakers/TurnBuilder.js';
 
@@ -100,6 +101,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
     const mostSpeakers = options.speakerCount ?? options.maxSpeakers;
     if (mostSpeakers !== undefined) runs = mergeTouchingRuns(foldExtraSpeakers(runs, mostSpeakers), options.maxGapSeconds);
   }
+  runs = await gateSilence(input.monoPath, runs, options);
   const result = embedding
     ? diarization(runs, 'embedding-clustering', 'pyannote-onnx', `${segmentation.fileName} + ${embedding.fileName}`)
     : diarization(runs, 'window-linking', 'pyannote-onnx', segmentation.fileName);
@@ -159,6 +161,19 @@ async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof 
     }, segmentationGeometry.sampleRate);
   }
   return current.runs;
+}
+
+/**
+ * The silence gate (see silenceGate.ts and docs/architecture.md#diarization): 10 ms frames,
+ * silent below −60 dBFS RMS (no signal: far below room and line noise), stretches of 0.1 s or more.
+ */
+const SILENCE_GATE = { frameSeconds: 0.01, thresholdDbfs: -60, minSeconds: 0.1 };
+
+/** Turns with their ends trimmed out of the recording's silent stretches. */
+async function gateSilence(monoPath: string, runs: SpeakerRun[], options: typeof defaultDiarizationOptions): Promise<SpeakerRun[]> {
+  const silences = await findSilentStretches(monoSamples(monoPath), segmentationGeometry.sampleRate, SILENCE_GATE);
+  if (silences.length === 0) return runs;
+  return trimTurnsOutOfSilence(runs, silences, options.minTurnSeconds);
 }
 
 async function* monoSamples(path: string): AsyncGenerator<{ startSample: number; samples: Float32Array }> {
