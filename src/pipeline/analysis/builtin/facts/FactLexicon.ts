@@ -55,6 +55,23 @@ export interface DateWords {
   relativeAnchors: Readonly<Record<string, number>>;
   /** Parts of the call's own day ("this afternoon", "tonight"): the call's date, no time. */
   partsOfToday: RegExp;
+  /** Days said as an offset (see dayOffsets.ts). */
+  dayOffsets: {
+    /** Phrases that are a fixed number of days after the call's date ("the day after tomorrow": 2). */
+    fromToday: Readonly<Record<string, number>>;
+    /** Words before a count of days or weeks from now ("*in* two weeks"). */
+    inWords: readonly string[];
+    /** Words that count one ("*a* week"). */
+    one: readonly string[];
+    /** Units of a counted offset, in days ("week": 7, "fortnight": 14). */
+    unitDays: Readonly<Record<string, number>>;
+    /** Between a unit and a weekday it counts from ("a week *on* Friday"). */
+    weekdayJoiners: readonly string[];
+    /** Units said right after a weekday ("Thursday *week*"). */
+    weekdayThenUnit: readonly string[];
+  };
+  /** Words before an hour that make it half past ("half two" in British English is 2:30), after a time preposition. */
+  halfPastBefore: readonly string[];
 }
 
 export interface AmountWords {

@@ -89,7 +89,10 @@ export function joinedDateAndTime(found: readonly FoundDate[], text: string): Fo
  * there is neither: chrono reads it against the call's date, which is not what was meant.
  */
 export function withRelativeAnchorsResolved(found: readonly FoundDate[], text: string, words: DateWords, earlierDay?: WallClock): FoundDate[] {
-  const anchors = [...text.matchAll(relativeAnchorPattern(words))];
+  // "The day after tomorrow" is a fixed offset from the call's day (dayOffsets.ts), not "the day after" a date.
+  const fixedOffsets = Object.keys(words.dayOffsets.fromToday);
+  const anchors = [...text.matchAll(relativeAnchorPattern(words))]
+    .filter((anchor) => !fixedOffsets.some((phrase) => text.slice(anchor.index, anchor.index + phrase.length).toLowerCase() === phrase));
   if (anchors.length === 0) return [...found];
   const inAnchor = (mention: FoundDate) => anchors.some((anchor) => mention.start < anchor.index + anchor[0].length && anchor.index < mention.end);
   const kept = found.filter((mention) => !inAnchor(mention));

@@ -2,6 +2,7 @@ import type { ParsedResult } from 'chrono-node';
 import { englishNumberWords, type NumberWords } from '../../text/numberWords.js';
 import { calendarDateIn, isoDate, isoDateTimeWithOffset, isoTime, type WallClock } from '../../text/timeZones.js';
 import { daysOfMonth, joinedDateAndTime, withRelativeAnchorsResolved, type FoundDate } from './calendarDays.js';
+import { dayOffsetDates } from './dayOffsets.js';
 import type { DateWords } from './FactLexicon.js';
 import { withSpokenDatesInDigits, type DigitWritten } from './spokenDates.js';
 
@@ -60,7 +61,8 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
   const written = withSpokenDatesInDigits(sentence, words, numbers);
   const today = wallClockOfDay(calendarDateIn(clock.recordedAt, clock.timeZone));
   const found = chronoMentions(written.text, clock, words, today);
-  const isPast = words.pastCue.test(sentence) || words.pastTense.test(sentence);
+  // Over the text with spoken times in digits: the "past" of "quarter past ten" points nowhere back.
+  const isPast = words.pastCue.test(written.text) || words.pastTense.test(written.text);
   for (const day of daysOfMonth(written.text, words, today, isPast)) {
     const overlapping = found.filter((mention) => mention.start < day.end && day.start < mention.end);
     if (overlapping.some((mention) => mention.certainDate)) continue;
@@ -71,6 +73,11 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
       ...day, start: Math.min(day.start, timed.start), end: Math.max(day.end, timed.end),
       clock: { ...day.clock, hour: timed.clock.hour, minute: timed.clock.minute },
     } : day);
+  }
+  // Offsets from today or a weekday ("in two weeks", "Thursday week") replace what chrono read in their words.
+  for (const offset of dayOffsetDates(written.text, words, numbers, today)) {
+    for (const mention of found.filter((candidate) => candidate.start < offset.end && offset.start < candidate.end)) found.splice(found.indexOf(mention), 1);
+    found.push(offset);
   }
   const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
   const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words, earlierDay ? wallClockOfDay(earlierDay) : undefined);
@@ -128,8 +135,11 @@ function chronoMentions(text: string, clock: CallClock, words: DateWords, today:
     const wallClock = wallClockOf(chosen, words);
     if (!wallClock) return [];
     const hasDay = chosen.start.isCertain('day') || chosen.start.isCertain('weekday');
-    // chrono may take the comma after a date ("Monday, it's urgent").
-    return [{ start: chosen.index, end: chosen.index + said.length, clock: wallClock, hasDay, certainDate: chosen.start.isCertain('day') }];
+    // chrono may take the comma after a date ("Monday, it's urgent"). A day of the month without
+    // its month ("Tuesday the 8th") is not certain: chrono may put it in a month gone by, and the
+    // days-of-month reading finds the next one (falling on the weekday said).
+    const certainDate = chosen.start.isCertain('day') && chosen.start.isCertain('month');
+    return [{ start: chosen.index, end: chosen.index + said.length, clock: wallClock, hasDay, certainDate }];
   });
 }
 

@@ -4,7 +4,7 @@ import type { DateWords } from './FactLexicon.js';
 
 /**
  * A sentence with the times and days said in words written in digits, so that chrono reads
- * them ("at ten fifteen" → "at 10:15", "half past eight" → "8:30", "Wednesday the twenty-fifth"
+ * them ("at ten fifteen" → "at 10:15", "half past eight" → "8:30", "at half two" → "at 2:30", "Wednesday the twenty-fifth"
  * → "Wednesday the 25th"), and where each of its characters stands in the sentence as said: a
  * mention found in the rewritten text is cited as said.
  */
@@ -39,6 +39,7 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
   return {
     time: new RegExp(
       `\\b(?<prep>${anyOfWords(words.timePrepositions)})\\s+(?:(?<fraction>${fractions})\\s+(?<direction>${direction})\\s+(?<fractionHour>${hour})`
+      + `|(?<half>${anyOfWords(words.halfPastBefore)})\\s+(?<halfHour>${hour})`
       + `|(?<hour>${hour})(?:[\\s-]+(?<minutes>${minutes}))?)\\b`,
       'gi',
     ),
@@ -60,6 +61,10 @@ function timeInDigits(groups: Record<string, string | undefined>, words: DateWor
     const before = words.hourFractions.to.includes((groups.direction ?? '').toLowerCase());
     if (!before) return clockText(hour, minutes);
     return clockText(hour === 1 ? HOURS_ON_A_CLOCK : hour - 1, MINUTES_PER_HOUR - minutes);
+  }
+  if (groups.half !== undefined) {
+    const halfHour = parseNumberWords(groups.halfHour ?? '', numbers);
+    return halfHour === null ? null : clockText(halfHour, MINUTES_PER_HOUR / 2);
   }
   const hour = parseNumberWords(groups.hour ?? '', numbers);
   if (hour === null) return null;

@@ -11,6 +11,35 @@ const friday = { recordedAt: Date.parse('2026-03-20T08:50:00Z'), timeZone: 'Euro
 const mentions = (sentence: string, clock = friday) =>
   findDateMentions(sentence, clock, dates, numbers).map(({ text, date, time }) => [text, date, time]);
 
+describe('days said as an offset', () => {
+  test('from the call\'s day: "the day after tomorrow", "in two weeks", "in ten days", "in a fortnight"', () => {
+    expect(mentions('Can you do the day after tomorrow?')).toEqual([['the day after tomorrow', '2026-03-22', null]]);
+    expect(mentions('Send it over in two weeks.')).toEqual([['in two weeks', '2026-04-03', null]]);
+    expect(mentions('I can do it in 10 days.')).toEqual([['in 10 days', '2026-03-30', null]]);
+    expect(mentions('We will be back out in a fortnight.')).toEqual([['in a fortnight', '2026-04-03', null]]);
+    // Hours and minutes are durations, not dates.
+    expect(mentions('I will ring you back in ten minutes.')).toEqual([]);
+  });
+
+  test('from a weekday: "a week on Monday", "a fortnight on Tuesday", "Thursday week"', () => {
+    expect(mentions('I can come out a week on Monday.')).toEqual([['a week on Monday', '2026-03-30', null]]);
+    expect(mentions('Could you come in a fortnight on Tuesday?')).toEqual([['a fortnight on Tuesday', '2026-04-07', null]]);
+    expect(mentions("Let's say Thursday week.")).toEqual([['Thursday week', '2026-04-02', null]]);
+    expect(mentions('Is Thursday this week any good?')).toEqual([['Thursday this week', '2026-03-26', null]]);
+  });
+});
+
+describe('times and days the reading used to get wrong', () => {
+  test('"half two" after a time preposition is half past two', () => {
+    expect(mentions('Shall we say Monday at half two?')).toEqual([['Monday at half two', '2026-03-23', '14:30']]);
+    expect(mentions('Tuesday at half past eight suits me.')).toEqual([['Tuesday at half past eight', '2026-03-24', '08:30']]);
+  });
+
+  test('the "past" of "quarter past ten" does not make a day of the month one gone by', () => {
+    expect(mentions('Can we book you in for Tuesday the fourteenth at quarter past ten?')).toEqual([['Tuesday the fourteenth at quarter past ten', '2026-04-14', '10:15']]);
+  });
+});
+
 describe('dates and times said in words', () => {
   test('times after a time preposition, cited as said', () => {
     expect(mentions('I have you for Thursday at ten thirty.')).toEqual([['Thursday at ten thirty', '2026-03-26', '10:30']]);

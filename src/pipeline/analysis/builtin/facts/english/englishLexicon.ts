@@ -33,6 +33,15 @@ export const englishLexicon: FactLexicon = {
       'the day after': 1, 'the next day': 1, 'the following day': 1, 'the week after': 7, 'the following week': 7,
     },
     partsOfToday: /^(?:this (?:morning|afternoon|evening)|later (?:today|this (?:morning|afternoon|evening))|tonight)$/i,
+    dayOffsets: {
+      fromToday: { 'the day after tomorrow': 2, 'day after tomorrow': 2, 'a week today': 7, 'a week tomorrow': 8 },
+      inWords: ['in', 'in about', 'in another'],
+      one: ['a', 'one'],
+      unitDays: { day: 1, days: 1, week: 7, weeks: 7, fortnight: 14, fortnights: 14 },
+      weekdayJoiners: ['on', 'from', 'after'],
+      weekdayThenUnit: ['week', 'fortnight'],
+    },
+    halfPastBefore: ['half'],
   },
   numbers: englishNumberWords,
   amounts: {
