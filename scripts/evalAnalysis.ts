@@ -22,7 +22,10 @@
  * - Speaker roles: whether resolution gave each scripted speaker its role (the expected owners
  *   rest on it; reported, not scored).
  *
- * The totals are printed for all calls, then apart for the original calls and the `heldOut` ones.
+ * The totals are printed for all calls, then apart for the original calls and the `heldOut` ones,
+ * and for the everyday calls' sets (tuning, held-out, the round 3 `unseen` set), with the
+ * targets on each set the analyser was not tuned on. Held-out calls are printed by their figures
+ * only, unless `--show-held-out` (never while changing the analyser).
  *
  * Exits 1 when schema validity is below 100 % or any grounding violation survives the filter.
  * With `--json`, prints the figures as one JSON object instead of the report.
@@ -69,6 +72,13 @@ interface CallResult {
 }
 
 const asJson = process.argv.slice(2).includes('--json');
+/**
+ * Held-out calls (`everyday` `heldout` or `unseen`) are reported by their figures only: their
+ * names, items and headlines are printed with `--show-held-out`, which whoever changes the
+ * analyser must not use (reading them would make them tuning calls).
+ */
+const showHeldOut = process.argv.slice(2).includes('--show-held-out');
+const isHidden = (call: AnalysisCall) => !showHeldOut && (call.everyday === 'heldout' || call.everyday === 'unseen');
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 const callIdOf = (index: number) => `00000000-0000-4000-8000-${(index + 1).toString(16).padStart(12, '0')}`;
@@ -218,8 +228,10 @@ const subsets = [
   { key: 'heldOut', title: 'original held-out calls (written before the rule changes of their time, whose misses were read while tuning: optimistic)', test: (call: AnalysisCall) => !call.everyday && call.heldOut === true },
   { key: 'everydayTune', title: 'everyday calls, tuning half (read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'tune' },
   { key: 'everydayHeldOut', title: 'everyday calls, held-out half (never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'heldout' },
+  { key: 'everydayUnseen', title: 'everyday calls, round 3 held-out set (written after round 2 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'unseen' },
 ].map((subset) => ({ ...subset, results: results.filter((_, index) => subset.test(analysisCalls[index]!)) })).filter((subset) => subset.results.length > 0);
-const everydayHeldOut = totalsOf(subsets.find((subset) => subset.key === 'everydayHeldOut')?.results ?? []);
+/** The sets the analyser was not tuned on, whose figures the targets are judged by. */
+const untuned = subsets.filter((subset) => subset.key === 'everydayHeldOut' || subset.key === 'everydayUnseen');
 const schemaMet = totals.schemaValid === totals.calls;
 const groundingMet = totals.violationsAfter === 0;
 
@@ -242,7 +254,16 @@ if (asJson) {
       targetsMet: schemaMet && groundingMet,
     },
     subsets: Object.fromEntries(subsets.map((subset) => [subset.key, totalsOf(subset.results)])),
-    calls: results.map((result) => ({
+    calls: results.map((result, index) => isHidden(analysisCalls[index]!) ? {
+      name: `held-out call ${index + 1}`,
+      schemaValid: result.schemaValid,
+      expected: result.score.expectedCount,
+      extracted: result.score.extractedCount,
+      matched: result.score.matched,
+      intentRight: result.score.intentRight,
+      ownerRight: result.score.ownerRight,
+      dueDateRight: result.score.dueDateRight,
+    } : ({
       name: result.name,
       ...(result.error ? { error: result.error.split('\n')[0] } : {}),
       schemaValid: result.schemaValid,
@@ -280,6 +301,10 @@ if (asJson) {
       result.schemaValid ? undefined : 'SCHEMA INVALID',
       result.speakerRolesRight ? undefined : 'speaker roles ✗',
     ].filter(Boolean).join('  ');
+    if (isHidden(call)) {
+      console.log(`■ ${String(index + 1).padStart(2, '0')} (held-out call: figures in the totals only)`);
+      continue;
+    }
     console.log(`■ ${String(index + 1).padStart(2, '0')} ${call.name}  [${head}]`);
     if (result.error) console.log(`   ERROR: ${result.error.split('\n')[0]}`);
     for (const item of score.items) console.log(itemLine(item));
@@ -296,10 +321,11 @@ if (asJson) {
 
   printTotals('Totals', results);
   for (const subset of subsets) printTotals(`Totals, ${subset.title}: ${subset.results.length}`, subset.results);
-  if (everydayHeldOut.calls > 0) {
+  for (const subset of untuned) {
+    const everydayHeldOut = totalsOf(subset.results);
     const met = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
     const fullyRightShare = ratio(everydayHeldOut.fullyRight, everydayHeldOut.required) ?? 0;
-    console.log('\nTargets, on the everyday held-out half:');
+    console.log(`\nTargets, on the ${subset.title.replace(/ \(.*$/, '')}:`);
     console.log(`  items with the right intent, date and owner ≥ 90 %: ${percent(everydayHeldOut.fullyRight, everydayHeldOut.required)}  ${met(fullyRightShare >= 0.9)}`);
     console.log(`  items on calls without actions = 0: ${everydayHeldOut.inventedOnNoActionCalls}  ${met(everydayHeldOut.inventedOnNoActionCalls === 0)}`);
     console.log(`  grounding violations = 0: ${everydayHeldOut.violationsAfter}  ${met(everydayHeldOut.violationsAfter === 0)}`);

@@ -37,6 +37,8 @@ import type { ActionIntent, callTypes, providerHints, toneLabels } from '../../s
 import type { DiarizedTranscriptInput } from '../../src/pipeline/normalization/diarizedTranscriptInput.js';
 
 export type ExpectedOwnerRole = 'USER' | 'CONTACT' | null;
+/** Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`). */
+export type EverydaySet = 'tune' | 'heldout' | 'unseen';
 export type ExpectedSentiment = 'positive' | 'negative' | 'neutral' | 'mixed';
 
 /** The intentMetadata fields a call states; see `metadataFieldChecks` for how each is compared. */
@@ -131,9 +133,10 @@ export interface AnalysisCall {
   /**
    * The everyday calls (scripts/evaluation/everyday*.ts): `tune` ones may be read while changing
    * the analyser; `heldout` ones are never read for that and say how the analyser does on calls
-   * it was not fitted to. Unset: the original calls above.
+   * it was not fitted to; `unseen` ones are the next round's held-out set, written later (round 3)
+   * by someone who saw neither the analyser nor the other sets. Unset: the original calls above.
    */
-  everyday?: 'tune' | 'heldout';
+  everyday?: EverydaySet;
 }
 
 /** Speaking rate of the scripted segments: about 150 words a minute, as on the phone. */
@@ -160,7 +163,7 @@ export interface CallScript {
   lines: Line[];
   expected: ExpectedAnalysis;
   heldOut?: boolean;
-  everyday?: 'tune' | 'heldout';
+  everyday?: EverydaySet;
 }
 
 /**
