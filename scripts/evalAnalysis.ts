@@ -254,36 +254,33 @@ if (asJson) {
       targetsMet: schemaMet && groundingMet,
     },
     subsets: Object.fromEntries(subsets.map((subset) => [subset.key, totalsOf(subset.results)])),
-    calls: results.map((result, index) => isHidden(analysisCalls[index]!) ? {
-      name: `held-out call ${index + 1}`,
-      schemaValid: result.schemaValid,
-      expected: result.score.expectedCount,
-      extracted: result.score.extractedCount,
-      matched: result.score.matched,
-      intentRight: result.score.intentRight,
-      ownerRight: result.score.ownerRight,
-      dueDateRight: result.score.dueDateRight,
-    } : ({
-      name: result.name,
-      ...(result.error ? { error: result.error.split('\n')[0] } : {}),
-      schemaValid: result.schemaValid,
-      speakerRolesRight: result.speakerRolesRight,
-      expected: result.score.expectedCount,
-      extracted: result.score.extractedCount,
-      matched: result.score.matched,
-      intentRight: result.score.intentRight,
-      ownerRight: result.score.ownerRight,
-      dueDateRight: result.score.dueDateRight,
-      metadataFields: result.score.metadataFields,
-      metadataRight: result.score.metadataRight,
-      violationsBefore: result.violationsBefore.length,
-      violationsAfter: result.violationsAfter,
-      ...(result.callType ? { callType: result.callType } : {}),
-      ...(result.sentiment ? { sentiment: result.sentiment } : {}),
-      ...(result.tone ? { tone: result.tone } : {}),
-      headline: result.headline,
-      amountsMissing: result.amountsMissing,
-    })),
+    calls: results.map((result, index) => {
+      const figures = {
+        schemaValid: result.schemaValid,
+        expected: result.score.expectedCount,
+        extracted: result.score.extractedCount,
+        matched: result.score.matched,
+        intentRight: result.score.intentRight,
+        ownerRight: result.score.ownerRight,
+        dueDateRight: result.score.dueDateRight,
+      };
+      if (isHidden(analysisCalls[index]!)) return { name: `held-out call ${index + 1}`, ...figures };
+      return {
+        name: result.name,
+        ...(result.error ? { error: result.error.split('\n')[0] } : {}),
+        ...figures,
+        speakerRolesRight: result.speakerRolesRight,
+        metadataFields: result.score.metadataFields,
+        metadataRight: result.score.metadataRight,
+        violationsBefore: result.violationsBefore.length,
+        violationsAfter: result.violationsAfter,
+        ...(result.callType ? { callType: result.callType } : {}),
+        ...(result.sentiment ? { sentiment: result.sentiment } : {}),
+        ...(result.tone ? { tone: result.tone } : {}),
+        headline: result.headline,
+        amountsMissing: result.amountsMissing,
+      };
+    }),
   }, null, 2));
 } else {
   console.log(`Scripted calls: ${results.length} (built-in analyser)`);
