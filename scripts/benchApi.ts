@@ -43,7 +43,7 @@ import { createServices } from '../src/createServices.js';
 import { CallRepository } from '../src/domain/calls/CallRepository.js';
 import { freeLoopbackPort } from '../src/infrastructure/processes/freeLoopbackPort.js';
 import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
-import { waitForAnswer } from './benchSupport.js';
+import { median, waitForAnswer } from './benchSupport.js';
 import { seedCall } from '../test/helpers/seedCalls.js';
 import { createPostgresDatabaseOn, postgresBinDir, startThrowawayCluster, type ThrowawayCluster } from '../test/helpers/postgres/throwawayCluster.js';
 
@@ -158,12 +158,6 @@ async function measureAuditCost(on: Site, off: Site): Promise<void> {
   const [pollShare, readShare] = ratios.map((values) => round1(median(values) * 100)) as [number, number];
   console.log(`access audit trail: status polling with the trail on runs at ${pollShare} % of its rate with it off (cost ${round1(100 - pollShare)} %; target < 10 %: ${pollShare > 90 ? 'met' : 'NOT met'})`);
   console.log(`access audit trail: audited transcript reads with the trail on run at ${readShare} % of their rate with it off (cost ${round1(100 - readShare)} %; target < 10 %: ${readShare > 90 ? 'met' : 'NOT met'})`);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Starts scripts/bareFastify.mjs (doing `workMicroseconds` of CPU work per request) on a free port; returns the port. */

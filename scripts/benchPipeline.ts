@@ -35,7 +35,7 @@ import { runAnalysisStages } from '../src/processing/productionPipeline.js';
 import { transcribeAudio } from '../src/pipeline/transcription/transcribeAudio.js';
 import { transcriptionOptionsFromConfig, whisperServerFromConfig } from '../src/pipeline/transcription/transcriptionOptionsFromConfig.js';
 import { makeConversation, type ConversationTurn } from './audio/makeConversation.js';
-import { modelsWithSharedFallback, residentMegabytes } from './benchSupport.js';
+import { median, modelsWithSharedFallback, residentMegabytes } from './benchSupport.js';
 
 const run = promisify(execFile);
 const audioSeconds = Number(process.env.BENCH_AUDIO_SECONDS ?? 300);
@@ -149,7 +149,6 @@ async function benchTranscriptionFixedCost(conversationPath: string, models: Rec
   } finally {
     await server.stop();
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`\ntranscription of a 5 s clip (${basename(options.modelPath)}), ${fixedCostRuns} calls each:`);
   console.table([
     { 'whisper.cpp as': 'whisper-cli per call', 'median s per call': round(median(cli), 3), 'first call s': round(cli[0]!, 3) },

@@ -10,7 +10,7 @@ import { foldExtraSpeakers } from './speakers/foldExtraSpeakers.js';
 import { linkSpeakersAcrossWindows } from './speakers/linkSpeakersAcrossWindows.js';
 import { mergeSpeakersByVoice, statisticsBySpeaker } from './speakers/mergeSpeakersByVoice.js';
 import { resegmentByVoice } from './speakers/resegmentByVoice.js';
-import { findSilentStretches, trimTurnsOutOfSilence } from './speakers/silenceGate.js';
+import { SilenceFinder, trimTurnsOutOfSilence } from './speakers/silenceGate.js';
 import { collectVoiceStatistics, soloStretches } from './speakers/voiceStatistics.js';
 import type { SpeakerRun } from './speakers/TurnBuilder.js';
 
@@ -70,8 +70,10 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   const segmentation = await loadSegmentationModel(input.segmentationModelPath);
   const embedding = input.embeddingModelPath ? await loadEmbeddingModel(input.embeddingModelPath) : undefined;
   let segmented = 0;
+  // The silence gate's search rides on the segmentation's read of the audio.
+  const silence = new SilenceFinder(segmentationGeometry.sampleRate, SILENCE_GATE);
   const windows = (async function* countWindows() {
-    for await (const window of segmentWindows(segmentation, monoBlocks(input.monoPath), options)) {
+    for await (const window of segmentWindows(segmentation, monoBlocks(input.monoPath, (samples) => silence.add(samples)), options)) {
       segmented += 1;
       yield window;
     }
@@ -101,7 +103,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
     const mostSpeakers = options.speakerCount ?? options.maxSpeakers;
     if (mostSpeakers !== undefined) runs = mergeTouchingRuns(foldExtraSpeakers(runs, mostSpeakers), options.maxGapSeconds);
   }
-  runs = await gateSilence(input.monoPath, runs, options);
+  runs = trimTurnsOutOfSilence(runs, silence.finish(), options.minTurnSeconds);
   const result = embedding
     ? diarization(runs, 'embedding-clustering', 'pyannote-onnx', `${segmentation.fileName} + ${embedding.fileName}`)
     : diarization(runs, 'window-linking', 'pyannote-onnx', segmentation.fileName);
@@ -109,8 +111,12 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   return result;
 }
 
-async function* monoBlocks(path: string): AsyncGenerator<Float32Array> {
-  for await (const block of monoSamples(path)) yield block.samples;
+/** The mono file's samples block by block; `onBlock` sees each block before it is yielded. */
+async function* monoBlocks(path: string, onBlock: (samples: Float32Array) => void): AsyncGenerator<Float32Array> {
+  for await (const block of monoSamples(path)) {
+    onBlock(block.samples);
+    yield block.samples;
+  }
 }
 
 /** Stretches shorter than this after trimming say little about a voice, seconds. */
@@ -168,13 +174,6 @@ async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof 
  * silent below −60 dBFS RMS (no signal: far below room and line noise), stretches of 0.1 s or more.
  */
 const SILENCE_GATE = { frameSeconds: 0.01, thresholdDbfs: -60, minSeconds: 0.1 };
-
-/** Turns with their ends trimmed out of the recording's silent stretches. */
-async function gateSilence(monoPath: string, runs: SpeakerRun[], options: typeof defaultDiarizationOptions): Promise<SpeakerRun[]> {
-  const silences = await findSilentStretches(monoSamples(monoPath), segmentationGeometry.sampleRate, SILENCE_GATE);
-  if (silences.length === 0) return runs;
-  return trimTurnsOutOfSilence(runs, silences, options.minTurnSeconds);
-}
 
 async function* monoSamples(path: string): AsyncGenerator<{ startSample: number; samples: Float32Array }> {
   for await (const block of readWavBlocks(path)) yield { startSample: block.startSample, samples: block.channels[0]! };

@@ -21,47 +21,68 @@ export interface SilenceGateOptions {
 }
 
 /**
- * The stretches of `blocks` (consecutive samples, -1..1) where every frame is below the
- * threshold, streaming: one frame's running sum is all it holds besides the stretches found.
+ * Finds the stretches where every frame is below the threshold, streaming: samples are added
+ * block by block as they are read for something else (the segmentation's pass), and one frame's
+ * running sum is all it holds besides the stretches found.
  */
+export class SilenceFinder {
+  private readonly frameSamples: number;
+  /** RMS below the threshold ⇔ mean square below its square. */
+  private readonly thresholdPower: number;
+  private readonly stretches: SilentStretch[] = [];
+  private frame = 0;
+  private sumOfSquares = 0;
+  private filled = 0;
+  /** First frame of the silence under way, or -1. */
+  private silentSince = -1;
+
+  constructor(private readonly sampleRate: number, private readonly options: SilenceGateOptions) {
+    this.frameSamples = Math.max(1, Math.round(options.frameSeconds * sampleRate));
+    this.thresholdPower = 10 ** (options.thresholdDbfs / 10);
+  }
+
+  /** The next samples of the recording (-1..1), in order; not kept. */
+  add(samples: Float32Array): void {
+    for (let index = 0; index < samples.length; index++) {
+      const sample = samples[index]!;
+      this.sumOfSquares += sample * sample;
+      this.filled += 1;
+      if (this.filled < this.frameSamples) continue;
+      if (this.sumOfSquares / this.frameSamples < this.thresholdPower) {
+        if (this.silentSince < 0) this.silentSince = this.frame;
+      } else {
+        this.closeSilence();
+      }
+      this.frame += 1;
+      this.sumOfSquares = 0;
+      this.filled = 0;
+    }
+  }
+
+  /** The silent stretches, sorted by start. Call once, after the last samples. */
+  finish(): SilentStretch[] {
+    this.closeSilence();
+    return this.stretches;
+  }
+
+  private closeSilence(): void {
+    const { silentSince, frame, frameSamples, sampleRate } = this;
+    if (silentSince >= 0 && (frame - silentSince) * frameSamples >= this.options.minSeconds * sampleRate - 1e-6) {
+      this.stretches.push({ startSeconds: (silentSince * frameSamples) / sampleRate, endSeconds: (frame * frameSamples) / sampleRate });
+    }
+    this.silentSince = -1;
+  }
+}
+
+/** The silent stretches of `blocks` (consecutive samples, -1..1), read for this alone. */
 export async function findSilentStretches(
   blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>,
   sampleRate: number,
   options: SilenceGateOptions,
 ): Promise<SilentStretch[]> {
-  const frameSamples = Math.max(1, Math.round(options.frameSeconds * sampleRate));
-  // RMS below the threshold ⇔ mean square below its square.
-  const thresholdPower = 10 ** (options.thresholdDbfs / 10);
-  const stretches: SilentStretch[] = [];
-  let frame = 0;
-  let sumOfSquares = 0;
-  let filled = 0;
-  /** First frame of the silence under way, or -1. */
-  let silentSince = -1;
-  const closeSilence = (endFrame: number) => {
-    if (silentSince >= 0 && (endFrame - silentSince) * frameSamples >= options.minSeconds * sampleRate - 1e-6) {
-      stretches.push({ startSeconds: (silentSince * frameSamples) / sampleRate, endSeconds: (endFrame * frameSamples) / sampleRate });
-    }
-    silentSince = -1;
-  };
-  for await (const { samples } of blocks) {
-    for (let index = 0; index < samples.length; index++) {
-      const sample = samples[index]!;
-      sumOfSquares += sample * sample;
-      filled += 1;
-      if (filled < frameSamples) continue;
-      if (sumOfSquares / frameSamples < thresholdPower) {
-        if (silentSince < 0) silentSince = frame;
-      } else {
-        closeSilence(frame);
-      }
-      frame += 1;
-      sumOfSquares = 0;
-      filled = 0;
-    }
-  }
-  closeSilence(frame);
-  return stretches;
+  const finder = new SilenceFinder(sampleRate, options);
+  for await (const { samples } of blocks) finder.add(samples);
+  return finder.finish();
 }
 
 /**

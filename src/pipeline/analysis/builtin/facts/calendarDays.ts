@@ -60,6 +60,12 @@ function dayOfMonthFrom(today: WallClock, day: number, past: boolean, weekday: n
   return candidates[0] ?? null;
 }
 
+/** The calendar day `days` away from `from` (year, month, day only; negative goes back). */
+export function daysAfter(from: Pick<WallClock, 'year' | 'month' | 'day'>, days: number): WallClock {
+  const date = new Date(Date.UTC(from.year, from.month - 1, from.day + days));
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
 const compare = (first: WallClock, second: WallClock) =>
   Date.UTC(first.year, first.month - 1, first.day) - Date.UTC(second.year, second.month - 1, second.day);
 
@@ -101,11 +107,7 @@ export function withRelativeAnchorsResolved(found: readonly FoundDate[], text: s
   const base = { clock: baseClock };
   const resolved = anchors.map((anchor): FoundDate => {
     const offset = words.relativeAnchors[anchor[0].toLowerCase()] ?? 0;
-    const date = new Date(Date.UTC(base.clock.year, base.clock.month - 1, base.clock.day + offset));
-    return {
-      start: anchor.index, end: anchor.index + anchor[0].length, hasDay: true, certainDate: true,
-      clock: { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() },
-    };
+    return { start: anchor.index, end: anchor.index + anchor[0].length, hasDay: true, certainDate: true, clock: daysAfter(base.clock, offset) };
   });
   return [...kept, ...resolved].sort((first, second) => first.start - second.start);
 }

@@ -1,7 +1,7 @@
 import { anyOfWords, oncePer } from '../../text/regexWords.js';
 import { numberWordsSource, parseNumberWords, type NumberWords } from '../../text/numberWords.js';
 import type { WallClock } from '../../text/timeZones.js';
-import type { FoundDate } from './calendarDays.js';
+import { daysAfter, type FoundDate } from './calendarDays.js';
 import type { DateWords } from './FactLexicon.js';
 
 const DAYS_PER_WEEK = 7;
@@ -63,9 +63,4 @@ function countOf(said: string, words: DateWords, numbers: NumberWords): number |
 function nextWeekday(today: WallClock, weekday: number): WallClock {
   const todayIndex = new Date(Date.UTC(today.year, today.month - 1, today.day)).getUTCDay();
   return daysAfter(today, ((weekday - todayIndex + DAYS_PER_WEEK - 1) % DAYS_PER_WEEK) + 1);
-}
-
-function daysAfter(from: WallClock, days: number): WallClock {
-  const date = new Date(Date.UTC(from.year, from.month - 1, from.day + days));
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }

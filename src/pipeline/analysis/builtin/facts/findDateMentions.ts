@@ -1,7 +1,7 @@
 import type { ParsedResult } from 'chrono-node';
 import { englishNumberWords, type NumberWords } from '../../text/numberWords.js';
 import { calendarDateIn, isoDate, isoDateTimeWithOffset, isoTime, type WallClock } from '../../text/timeZones.js';
-import { daysOfMonth, joinedDateAndTime, withRelativeAnchorsResolved, type FoundDate } from './calendarDays.js';
+import { daysAfter, daysOfMonth, joinedDateAndTime, withRelativeAnchorsResolved, type FoundDate } from './calendarDays.js';
 import { dayOffsetDates } from './dayOffsets.js';
 import type { DateWords } from './FactLexicon.js';
 import { withSpokenDatesInDigits, type DigitWritten } from './spokenDates.js';
@@ -150,7 +150,7 @@ function asDateMention(mention: FoundDate, sentence: string, written: DigitWritt
   const said = sentence.slice(start, end);
   // "Before the weekend" is done by the Friday: the day before the weekend's Saturday.
   const dayBefore = /^before\b/i.test(prefix) && words.weekend.test(said);
-  const day = mention.hasDay && dayBefore ? { ...mention.clock, ...dayAfter(mention.clock, -1) } : mention.clock;
+  const day = mention.hasDay && dayBefore ? { ...mention.clock, ...daysAfter(mention.clock, -1) } : mention.clock;
   return {
     text: sentence.slice(start - prefix.length, end),
     index: start - prefix.length,
@@ -160,12 +160,6 @@ function asDateMention(mention: FoundDate, sentence: string, written: DigitWritt
     isDeadline: prefix !== '',
     isVague: words.vague.test(said.trim()),
   };
-}
-
-/** The calendar day `days` away from `clock` (year, month, day only). */
-function dayAfter(clock: WallClock, days: number): Pick<WallClock, 'year' | 'month' | 'day'> {
-  const date = new Date(Date.UTC(clock.year, clock.month - 1, clock.day + days));
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
 /** `YYYY-MM-DD` as a wall clock. */
