@@ -58,6 +58,8 @@ interface Evaluated {
   seconds: number;
   reference: SpeakerTurn[];
   found: number;
+  /** The diarization's turns. */
+  hypothesis: SpeakerTurn[];
   score: DiarizationScore;
 }
 
@@ -72,7 +74,7 @@ try {
   const evaluate = async (name: string, group: Evaluated['group'], wavPath: string, reference: SpeakerTurn[]) => {
     const cleaned = await clean(wavPath, `file-${evaluated.length}`);
     const diarization = await diarizeAudio(cleaned, models, context);
-    evaluated.push({ name, group, seconds: cleaned.durationSeconds, reference, found: diarization.speakerCount, score: scoreDiarization(reference, diarization.turns) });
+    evaluated.push({ name, group, seconds: cleaned.durationSeconds, reference, found: diarization.speakerCount, hypothesis: diarization.turns, score: scoreDiarization(reference, diarization.turns) });
   };
   for (const rttmPath of await filesEndingIn(shared('audio'), '.rttm')) {
     const wavPath = rttmPath.replace(/\.rttm$/, '.wav');
@@ -91,6 +93,17 @@ try {
       ],
     });
     await evaluate('generated: two real voices spliced, 1-2 s turns', 'generated', spliced.path, spliced.turns);
+    // The same turns with line hiss in the gaps (−55 dBFS, the level of the recordings' own
+    // background) instead of digital silence: nothing for the silence gate to find.
+    const splicedHiss = await spliceConversation({
+      outputPath: join(work, 'real-voices-spliced-hiss.wav'),
+      voices: [
+        { label: 'speaker1', recordings: [shared('audio/speakers/speaker1_a_en_16k.wav'), shared('audio/speakers/speaker1_b_en_16k.wav')] },
+        { label: 'speaker2', recordings: [shared('audio/speakers/speaker2_a_en_16k.wav')] },
+      ],
+      gapNoiseDbfs: -55,
+    });
+    await evaluate('generated: the same, line hiss in the gaps', 'generated', splicedHiss.path, splicedHiss.turns);
     // A third person who speaks for several seconds at a time: the two voices and a third real
     // one (JFK's broadcast recording), in turns of 2.6–3.8 s.
     const threeVoices = await spliceConversation({
@@ -146,13 +159,20 @@ try {
 
   const telephone = evaluated.find((entry) => entry.name === 'pyannote-sample/sample.wav');
   const twoPerson = evaluated.filter((entry) => speakersIn(entry.reference) === 2);
-  const severalSecondsFound = evaluated.filter((entry) => entry.group === 'meetings' || speakersIn(entry.reference) > 2).map((entry) => ({ entry, expected: speakersWithSpeech(entry.reference, SEVERAL_SECONDS) }));
+  const severalSecondsFound = evaluated.filter((entry) => entry.group === 'meetings' || speakersIn(entry.reference) > 2).map((entry) => ({
+    entry,
+    expected: speakersWithSpeech(entry.reference, SEVERAL_SECONDS),
+    own: speakersFoundAsTheirOwn(entry, SEVERAL_SECONDS),
+  }));
   const targets = [
     // As printed, to a tenth of a percent (the target is the 7.0 % it had).
     [`the telephone call DER ≤ 7 %: ${telephone ? percent(telephone.score.diarizationErrorRate) : '?'} %`, telephone !== undefined && Number(percent(telephone.score.diarizationErrorRate)) <= 7],
     ...twoPerson.map((entry) => [`two-person ${entry.name} DER ≤ 15 %: ${percent(entry.score.diarizationErrorRate)} %`, entry.score.diarizationErrorRate <= 0.15] as const),
     [`the meetings together DER ≤ 20 %: ${percent(meetings.der)} %`, meetings.der <= 0.2],
-    ...severalSecondsFound.map(({ entry, expected }) => [`${entry.name}: ${expected} speakers with ≥ ${SEVERAL_SECONDS} s of speech, ${entry.found} found`, entry.found >= expected] as const),
+    // A speaker of their own: a found speaker mapped to them (the scorer's one-to-one mapping)
+    // that holds most of their speech; counting found speakers alone would pass three numbers
+    // that each mix the three voices.
+    ...severalSecondsFound.map(({ entry, expected, own }) => [`${entry.name}: ${expected} speakers with ≥ ${SEVERAL_SECONDS} s of speech, ${entry.found} found, ${own} of them with most of their speech under a number of their own`, own >= expected] as const),
     [`≥ 30 × real time (5-minute call): ${speed.toFixed(1)} ×`, speed >= 30],
     [`jfk.wav is one speaker: ${jfk.speakerCount}`, jfk.speakerCount === 1],
   ] as const;
@@ -183,6 +203,41 @@ function speakersWithSpeech(turns: readonly SpeakerTurn[], minSeconds: number): 
   const speech = new Map<string, number>();
   for (const turn of turns) speech.set(turn.speaker, (speech.get(turn.speaker) ?? 0) + turn.endSeconds - turn.startSeconds);
   return [...speech.values()].filter((seconds) => seconds >= minSeconds).length;
+}
+
+/**
+ * How many reference speakers with at least `minSeconds` of speech have a found speaker of their
+ * own: the one the scorer's mapping gives them, holding at least half of their speech.
+ */
+function speakersFoundAsTheirOwn(entry: Evaluated, minSeconds: number): number {
+  const foundFor = new Map(Object.entries(entry.score.mapping).map(([found, reference]) => [reference, found]));
+  const speech = new Map<string, number>();
+  for (const turn of entry.reference) speech.set(turn.speaker, (speech.get(turn.speaker) ?? 0) + turn.endSeconds - turn.startSeconds);
+  return [...speech].filter(([speaker, seconds]) => {
+    const found = foundFor.get(speaker);
+    if (seconds < minSeconds || found === undefined) return false;
+    const theirs = mergedTurns(entry.reference.filter((turn) => turn.speaker === speaker));
+    const held = overlapSeconds(theirs, mergedTurns(entry.hypothesis.filter((turn) => turn.speaker === found)));
+    return held >= seconds / 2;
+  }).length;
+}
+
+/** Turns merged where they overlap, sorted. */
+function mergedTurns(turns: readonly SpeakerTurn[]): SpeakerTurn[] {
+  const merged: SpeakerTurn[] = [];
+  for (const turn of [...turns].sort((a, b) => a.startSeconds - b.startSeconds)) {
+    const last = merged.at(-1);
+    if (last && turn.startSeconds <= last.endSeconds) last.endSeconds = Math.max(last.endSeconds, turn.endSeconds);
+    else merged.push({ ...turn });
+  }
+  return merged;
+}
+
+/** Seconds two sorted, non-overlapping turn lists share. */
+function overlapSeconds(a: readonly SpeakerTurn[], b: readonly SpeakerTurn[]): number {
+  let shared = 0;
+  for (const x of a) for (const y of b) shared += Math.max(0, Math.min(x.endSeconds, y.endSeconds) - Math.max(x.startSeconds, y.startSeconds));
+  return shared;
 }
 
 /** Several files' errors as shares of their reference speech together. */

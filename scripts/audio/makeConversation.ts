@@ -78,6 +78,8 @@ export async function makeConversation(options: ConversationOptions): Promise<Co
   const lines = options.lines ?? businessCallLines;
   const gap = options.gapSeconds ?? 0.4;
   const work = await mkdtemp(join(tmpdir(), 'callscope-conversation-'));
+  // Every sox call has -D (no dither): sox dithers 16-bit output after effects with a random seed,
+  // so without it two runs give files differing in their last bit, and evaluations that move.
   try {
     // Each distinct line is spoken once and reused on later passes (espeak is the slow part).
     const spoken = new Map<number, { path: string; seconds: number }>();
@@ -85,11 +87,11 @@ export async function makeConversation(options: ConversationOptions): Promise<Co
       const path = join(work, `line-${index}.wav`);
       await run('espeak-ng', [...voices[line.speaker], '-w', path, line.text]);
       const resampled = join(work, `line-${index}-16k.wav`);
-      await run('sox', [path, '-r', '16000', '-c', '1', '-b', '16', resampled]);
+      await run('sox', ['-D', path, '-r', '16000', '-c', '1', '-b', '16', resampled]);
       spoken.set(index, { path: resampled, seconds: await audioSeconds(resampled) });
     }
     const silence = join(work, 'gap.wav');
-    await run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', String(gap)]);
+    await run('sox', ['-D', '-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', String(gap)]);
 
     const turns: ConversationTurn[] = [];
     const left: string[] = [];
@@ -102,7 +104,7 @@ export async function makeConversation(options: ConversationOptions): Promise<Co
         // In stereo each channel holds one speaker; the other channel is silent for that stretch.
         const quiet = join(work, `quiet-${index}.wav`);
         if (options.stereo && !spoken.has(-1 - index)) {
-          await run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', quiet, 'trim', '0', String(clip.seconds)]);
+          await run('sox', ['-D', '-n', '-r', '16000', '-c', '1', '-b', '16', quiet, 'trim', '0', String(clip.seconds)]);
           spoken.set(-1 - index, { path: quiet, seconds: clip.seconds });
         }
         left.push(line.speaker === 'A' || !options.stereo ? clip.path : quiet, silence);
@@ -114,11 +116,11 @@ export async function makeConversation(options: ConversationOptions): Promise<Co
     if (options.stereo) {
       const leftPath = join(work, 'left.wav');
       const rightPath = join(work, 'right.wav');
-      await run('sox', [...left, leftPath]);
-      await run('sox', [...right, rightPath]);
-      await run('sox', ['-M', leftPath, rightPath, options.outputPath]);
+      await run('sox', ['-D', ...left, leftPath]);
+      await run('sox', ['-D', ...right, rightPath]);
+      await run('sox', ['-D', '-M', leftPath, rightPath, options.outputPath]);
     } else {
-      await run('sox', [...left, options.outputPath]);
+      await run('sox', ['-D', ...left, options.outputPath]);
     }
     return { path: options.outputPath, durationSeconds: await audioSeconds(options.outputPath), turns };
   } finally {

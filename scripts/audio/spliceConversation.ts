@@ -28,6 +28,12 @@ export interface SpliceOptions {
   pieceSeconds?: readonly number[];
   /** Gaps between turns used in turn, seconds. Defaults to 0.15–0.5 s. */
   gapSeconds?: readonly number[];
+  /**
+   * Level of white noise filling the gaps, dBFS RMS (line hiss or a quiet room, as between the
+   * turns of most real recordings). Without it the gaps are digital silence (a VoIP stream's
+   * silence suppression).
+   */
+  gapNoiseDbfs?: number;
 }
 
 /** Splices the voices' pieces in turn (A, B, A, B, …; a voice out of pieces drops out) into `outputPath`; returns the turns. */
@@ -66,7 +72,8 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
       turns.push({ speaker: options.voices[voice]!.label, startSeconds: round(cursor), endSeconds: round(cursor + seconds) });
       const gap = gaps[turns.length % gaps.length]!;
       const silence = join(work, `gap-${turns.length}.wav`);
-      await run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', String(gap)]);
+      // -R: sox's noise generator seeded with a fixed number, so every run makes the same file.
+      await run('sox', ['-D', '-R', '-n', '-r', '16000', '-c', '1', '-b', '16', silence, ...gapFill(gap, options.gapNoiseDbfs)]);
       parts.push(piece, silence);
       cursor += seconds + gap;
     }
@@ -75,6 +82,15 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * sox effects for a gap of `seconds`: digital silence, or white noise at `noiseDbfs` RMS. sox's
+ * whitenoise at `vol v` measures an RMS level 9.78 dB below v (measured on 10 s).
+ */
+function gapFill(seconds: number, noiseDbfs: number | undefined): string[] {
+  if (noiseDbfs === undefined) return ['trim', '0', String(seconds)];
+  return ['synth', String(seconds), 'whitenoise', 'vol', (10 ** ((noiseDbfs + 9.78) / 20)).toFixed(6)];
 }
 
 function round(seconds: number): number {

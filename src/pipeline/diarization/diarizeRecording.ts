@@ -103,7 +103,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
     const mostSpeakers = options.speakerCount ?? options.maxSpeakers;
     if (mostSpeakers !== undefined) runs = mergeTouchingRuns(foldExtraSpeakers(runs, mostSpeakers), options.maxGapSeconds);
   }
-  runs = trimTurnsOutOfSilence(runs, silence.finish(), options.minTurnSeconds);
+  runs = trimTurnsOutOfSilence(runs, silence.finish(), options.minTurnSeconds, WORD_DECAY_SECONDS);
   const result = embedding
     ? diarization(runs, 'embedding-clustering', 'pyannote-onnx', `${segmentation.fileName} + ${embedding.fileName}`)
     : diarization(runs, 'window-linking', 'pyannote-onnx', segmentation.fileName);
@@ -171,9 +171,17 @@ async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof 
 
 /**
  * The silence gate (see silenceGate.ts and docs/architecture.md#diarization): 10 ms frames,
- * silent below −60 dBFS RMS (no signal: far below room and line noise), stretches of 0.1 s or more.
+ * stretches of 0.1 s or more that are silent: below −60 dBFS RMS (no signal), or within 6 dB of
+ * the recording's noise floor (line hiss, room tone) unless that is less than 25 dB below its
+ * speech level (a noisy line, where speech's quiet parts sit near the floor).
  */
-const SILENCE_GATE = { frameSeconds: 0.01, thresholdDbfs: -60, minSeconds: 0.1 };
+const SILENCE_GATE = { frameSeconds: 0.01, thresholdDbfs: -60, aboveNoiseFloorDb: 6, belowSpeechDb: 25, minSeconds: 0.1 };
+/**
+ * A turn that reaches at most this far into a stretch at the noise floor keeps its edge: a
+ * word's last sounds fade into the floor for up to about 0.1 s, and human references count
+ * them as speech. Seconds.
+ */
+const WORD_DECAY_SECONDS = 0.1;
 
 async function* monoSamples(path: string): AsyncGenerator<{ startSample: number; samples: Float32Array }> {
   for await (const block of readWavBlocks(path)) yield { startSample: block.startSample, samples: block.channels[0]! };
