@@ -62,8 +62,10 @@ export function numberWordsSource(words: NumberWords = englishNumberWords): stri
   const counted = anyOfWords([...Object.keys(words.ones), ...Object.keys(words.tens)]);
   const scales = anyOfWords(Object.keys(words.scales));
   const joiner = `[\\s-]+(?:(?:${words.conjunctions.join('|')})\\s+)?`;
-  // Starts with a counted word, or an article before a scale ("a hundred"); never a bare scale.
-  const first = `(?:(?:${words.articles.join('|')})(?=\\s+(?:${scales})\\b)|(?:${counted}))\\b`;
+  // Starts with a counted word, or an article before a scale ("a hundred"); a bare scale only
+  // when "and" and a counted word follow ("a flat hundred and twenty-nine dollars": 129, not 29).
+  const conjunctions = words.conjunctions.join('|');
+  const first = `(?:(?:${words.articles.join('|')})(?=\\s+(?:${scales})\\b)|(?:${scales})(?=[\\s-]+(?:${conjunctions})\\s+(?:${counted})\\b)|(?:${counted}))\\b`;
   return `\\b${first}(?:${joiner}(?:${counted}|${scales})\\b)*`;
 }
 

@@ -299,3 +299,127 @@ describe('"ring" reads "call"', () => {
     expect(itemTitled(facts, /back/).title).toMatch(/^Call\b/);
   });
 });
+
+describe('round 4: what an action is about and when it is due', () => {
+  const item = (turns: Turn[]) => factsOf(turns).actionItems.map((found) => ({ title: found.title, intent: found.intent, owner: found.ownerRole, due: found.dueDate }));
+
+  test('"sign it" and "pay it" take the thing those verbs are done to, even said once', () => {
+    expect(item([
+      ['S', "We don't have Jayden's permission slip back yet."],
+      ['D', "I think it's still in his backpack."],
+      ['S', 'It needs to be back by Friday.'],
+      ['D', "Okay. I'll sign it tonight and send it in with him tomorrow."],
+    ])).toEqual([{ title: 'Sign the permission slip and send it in with him', intent: 'task', owner: 'USER', due: '2026-11-25' }]);
+    const paid = factsOf([['S', "There's a fifteen pound fee for the trip, also due Friday."], ['D', "Fifteen pounds, got it. I'll pay it on the portal by Friday."]]);
+    expect(itemTitled(paid, /^Pay the fee on the portal$/)).toMatchObject({ dueDate: '2026-11-27', description: expect.stringMatching(/\(Fifteen pounds\)$/) });
+  });
+
+  test('a visit booked in a window is a task to plan around; an appointment named with its time is a meeting', () => {
+    expect(item([['S', "I'll book Gary in for Friday between eight and twelve."], ['D', 'Great.']]))
+      .toEqual([{ title: 'Book Gary in between eight and twelve', intent: 'task', owner: 'CONTACT', due: '2026-11-27' }]);
+    expect(item([['S', "I'll reserve the family room for the birthday visit on Sunday at eleven."], ['D', 'Lovely.']])[0]).toMatchObject({ intent: 'meeting', due: '2026-11-29' });
+  });
+
+  test('"if I have to pop out, I\'ll leave the key …": the condition is no promise, what follows it is', () => {
+    expect(item([['D', "If I have to pop out, I'll leave the key with Mrs Daly."], ['S', 'Fine.']]).map((found) => found.title)).toEqual(['Leave the key with Mrs Daly']);
+  });
+
+  test('"I\'ll send that right after we hang up" answers the request, due today', () => {
+    expect(item([
+      ['D', 'Could you email me the claim details?'],
+      ['S', "Sure. What's the best email?"],
+      ['D', 'diane at example dot com.'],
+      ['S', "I'll send that right after we hang up."],
+    ])).toEqual([{ title: 'Email the claim details to Diane', intent: 'email', owner: 'CONTACT', due: '2026-11-24' }]);
+  });
+
+  test('"our loss adjuster, Mark Fenwick, will ring you" is a third party\'s call', () => {
+    expect(item([['S', 'Our loss adjuster, Mark Fenwick, will ring you by Friday to arrange a visit.'], ['D', 'Okay.']]))
+      .toEqual([{ title: 'Call Diane to arrange a visit', intent: 'call', owner: null, due: '2026-11-27' }]);
+  });
+
+  test('"I need to get Colm in" … "I\'ll book Colm in for Friday": one action, the booking, titled by the job it is for', () => {
+    expect(item([
+      ['S', 'The gas safety check is due, so I need to get Colm, our gas engineer, in.'],
+      ['D', 'Right.'],
+      ['S', 'He could do Friday between ten and two.'],
+      ['D', "Friday's fine."],
+      ['S', "I'll book Colm in for Friday between ten and two, then."],
+    ])).toEqual([{ title: 'Book gas engineer Colm in between ten and two for the safety check', intent: 'task', owner: 'CONTACT', due: '2026-11-27' }]);
+  });
+
+  test('"Let me check... no, …" is a check done on the line', () => {
+    expect(factsOf([['D', 'Do I need to pay anything?'], ['S', "Let me check... no, you've got nothing to pay."]]).actionItems).toEqual([]);
+  });
+
+  test('a day talked about is no due date, nor one said in the condition before a promise', () => {
+    expect(item([['D', "I'll ring you tomorrow afternoon and let you know about Thursday."], ['S', 'Perfect.']]))
+      .toEqual([{ title: 'Call Sheila and let Sheila know about Thursday', intent: 'call', owner: 'USER', due: '2026-11-25' }]);
+    expect(item([['S', 'Shall we say Thursday the third?'], ['D', "Yes. And if he ends up in hospital that day, I'll call you to move it."]]))
+      .toEqual([{ title: 'Call Sheila to move it', intent: 'call', owner: 'USER', due: null }]);
+  });
+
+  test('requests and promises said less directly: "would you mind sending", "I\'ll be calling", "shoot you an email"', () => {
+    expect(item([['S', 'Would you mind sending me the form by Friday?'], ['D', 'Sure.']])).toEqual([{ title: 'Send the form to Sheila', intent: 'task', owner: 'USER', due: '2026-11-27' }]);
+    expect(item([['S', "I'll be calling you on Friday."], ['D', 'Okay.']])).toEqual([{ title: 'Call Diane', intent: 'call', owner: 'CONTACT', due: '2026-11-27' }]);
+    expect(item([['S', "I'll shoot you an email by end of day."], ['D', 'Okay.']])).toEqual([{ title: 'Email Diane', intent: 'email', owner: 'CONTACT', due: '2026-11-24' }]);
+    expect(item([['S', "We'll need you to sign the form by Friday."], ['D', 'Okay.']])).toEqual([{ title: 'Sign the form', intent: 'task', owner: 'USER', due: '2026-11-27' }]);
+    expect(item([['S', 'All you need to do is send us a photo by Friday.'], ['D', 'Okay.']])).toEqual([{ title: 'Send a photo to Sheila', intent: 'task', owner: 'USER', due: '2026-11-27' }]);
+  });
+});
+
+describe('round 4: offers, things named elsewhere, people not on the call', () => {
+  const item = (turns: Turn[]) => factsOf(turns).actionItems.map((found) => ({ title: found.title, intent: found.intent, owner: found.ownerRole, due: found.dueDate }));
+
+  test('an offer accepted is the offerer\'s promise; turned down, or only asking, it is none', () => {
+    expect(item([['S', 'Shall I send you the form by email?'], ['D', 'Yes please.']])).toEqual([{ title: 'Send the form by email to Diane', intent: 'email', owner: 'CONTACT', due: null }]);
+    expect(item([['S', 'Can I call you back tomorrow?'], ['D', 'Sure.']])).toEqual([{ title: 'Call Diane back', intent: 'call', owner: 'CONTACT', due: '2026-11-25' }]);
+    expect(item([['S', 'I can text you a link if you like.'], ['D', 'Yes please.']]).map((found) => found.owner)).toEqual(['CONTACT']);
+    expect(factsOf([['S', 'Shall I send you the form by email?'], ['D', "No, it's fine, I have it."]]).actionItems).toEqual([]);
+    expect(factsOf([['D', 'Can I still print things there?'], ['S', 'Yes, the printers are upstairs.']]).actionItems).toEqual([]);
+    expect(factsOf([['S', 'Can I take your date of birth?'], ['D', "Sure, it's the third of May."]]).actionItems).toEqual([]);
+  });
+
+  test('"What I\'ll do is send you a link" promises what follows "is"', () => {
+    expect(item([['S', "What I'll do is send you a link by text."], ['D', 'Great.']])).toEqual([{ title: 'Send a link by text to Diane', intent: 'message', owner: 'CONTACT', due: null }]);
+  });
+
+  test('"the replacement" takes the thing the call is about: "Order the replacement card"', () => {
+    const facts = factsOf([
+      ['D', 'My debit card has snapped in half.'],
+      ['S', "I've cancelled the old card now, so nobody can use it."],
+      ['D', 'How long will the new one take?'],
+      ['S', "I'll order the replacement today."],
+    ]);
+    expect(itemTitled(facts, /^Order the replacement card$/).dueDate).toBe('2026-11-24');
+  });
+
+  test('"… and pick it all up together": a later step done to "it" takes the thing its verb is done to', () => {
+    const facts = factsOf([
+      ['S', 'Just to let you know, your prescription is ready to collect.'],
+      ['D', "Lovely. I'll pop in on Thursday and pick it all up together."],
+    ]);
+    expect(itemTitled(facts, /^Pop in and pick up the prescription together$/).dueDate).toBe('2026-11-26');
+    // When the title already names the thing, "it" is that thing: the title stays as said.
+    expect(item([['S', "If you could just sign the form and send it back by Friday, that'd be great."], ['D', 'Sure.']]).map((found) => found.title))
+      .toEqual(['Sign the form and send it back']);
+  });
+
+  test('"Just post it through the door" answered by "I\'ll post the spare key through your door" is titled by the answer, due today', () => {
+    expect(item([
+      ['D', "What's the best way to get you the spare key?"],
+      ['S', 'Just post it through the door.'],
+      ['D', "Okay, I'll post the spare key through your door straight after this."],
+    ])).toEqual([{ title: "Post the spare key through Sheila's door", intent: 'task', owner: 'USER', due: '2026-11-24' }]);
+  });
+
+  test('"Could you send me the photos?" – "I\'ll do that tonight": the answer dates the request; a day said otherwise does not', () => {
+    expect(item([['S', 'Could you send me the photos?'], ['D', "Sure, I'll do that tonight."]])).toEqual([{ title: 'Send the photos to Sheila', intent: 'task', owner: 'USER', due: '2026-11-24' }]);
+    expect(item([['S', 'Could you send me the photos?'], ['D', "Sure, I'm off on Friday though."]]).map((found) => found.due)).toEqual([null]);
+  });
+
+  test('"someone will call you", "one of our engineers will ring you": a third party\'s action, no owner', () => {
+    expect(item([['S', 'Someone will call you tomorrow to book it in.'], ['D', 'Okay.']])).toEqual([{ title: 'Call Diane to book it in', intent: 'call', owner: null, due: '2026-11-25' }]);
+    expect(item([['S', 'One of our engineers will ring you tomorrow.'], ['D', 'Okay.']]).map((found) => found.owner)).toEqual([null]);
+  });
+});

@@ -14,6 +14,13 @@ export interface IntentCue {
 export interface ActionWords {
   /** First-person promises: the speaker owns the action ("I'll …", "let me …"). */
   commitments: readonly RegExp[];
+  /**
+   * Offers ("shall I send you the form?", "do you want me to book you in?", "I can text you a link
+   * if you like"): the speaker's promise once the other party accepts it, no action otherwise.
+   */
+  offers: readonly RegExp[];
+  /** Verbs an offer's clause may not open with: asking for something ("can I take your number?", "can I come in with him?") is no offer. */
+  notOffered: readonly string[];
   /** Requests to the other party: the addressee owns it ("could you …", "please …"). */
   requests: readonly RegExp[];
   /** The speaker asks to be reminded ("remind me to …"): the speaker owns the reminder. */
@@ -24,12 +31,34 @@ export interface ActionWords {
   thirdParties: readonly RegExp[];
   /** The sentence before a request, when a condition governs it ("if you feel unwell, please call 111": advice); tested on the text before the cue. */
   condition: RegExp;
+  /**
+   * The words before a promise that make it a condition, not a promise ("*If* I have to pop out,
+   * I'll leave the key with Mrs Daly": the leaving is the promise, the popping out only may
+   * happen); tested on the part's text before the cue.
+   */
+  conditionLead: RegExp;
+  /**
+   * A sentence part that opens with a condition ("And if he ends up in hospital that day, I'll call
+   * you"): a day said in it is when the condition may happen, not when the promise is due (a
+   * deadline still is: "if it hasn't come in by then, I'll ring you").
+   */
+  conditionOpener: RegExp;
+  /** Joins two steps of one action, each with its day ("sign it tonight *and* send it in tomorrow"): the action is due with the last. */
+  stepJoiner: RegExp;
+  /** A title that pays ("pay the bill", "make the first payment"): without a sum in its sentence, the sum said before it is kept. */
+  paymentAction: RegExp;
+  /** Before a day that is what an action is about, not when it is due ("let you know *about* Thursday"); anchored at the end. */
+  topicPreposition: RegExp;
   /** Advice rather than a request ("you could try …", "it's worth …"): no action, whoever says it. */
   advice: RegExp;
   /** What "let me …" does while still on the call ("let me look", "let me find you"), tested on the clause: no action. */
   inCall: RegExp;
   /** Said of an action due when the call ends ("now", "straight after this call"): due on the call's date. */
   immediacy: RegExp;
+  /** An answer that takes on what was asked without naming it ("I'll do that tonight", "will do"): the day it says is the request's. */
+  doneAsAsked: RegExp;
+  /** Said of a time later on the call's day with no date ("by end of day", "by lunchtime", "in an hour"): due that day. */
+  laterToday: RegExp;
   /** Words that say nothing of what an action acts on ("it", "that", "sorted", "done"): a title with only these after its verb is no action ("Get it sorted"). */
   emptyObjectWords: readonly string[];
   /** Words pointing back to something said before ("send *it* to the repairs address"): with a generic verb, such an action next to another of its owner is that one. */
@@ -50,8 +79,11 @@ export interface ActionWords {
   acceptance: RegExp;
   /** A turn that turns down what the other party asked ("I'm afraid", "that has to go by post", "I can't"). */
   refusal: RegExp;
-  /** A check done on the line: the words before its verb ("let me just ") and the verb ("check", "look"). */
-  checkOnTheLine: { lead: RegExp; verb: RegExp };
+  /**
+   * A check done on the line: the words before its verb ("let me just "), the verb ("check",
+   * "look"), and its result said after a pause in the same sentence ("check*... no*, you've got …").
+   */
+  checkOnTheLine: { lead: RegExp; verb: RegExp; resultAfterPause: RegExp };
   /** The words before a need that explains a call or a question ("I need to " make a claim). */
   statedNeedLead: RegExp;
   /** What "you should …" says when it only tells the other party they will receive something ("you should have it by Saturday"): no request. */
@@ -71,6 +103,10 @@ export interface ActionWords {
   recipientPreposition: string;
   /** Words that are not the object of an action, for telling duplicates apart ("the", "it", "over"). */
   objectStopWords: readonly string[];
+  /** A word left closing a title once a length or date went ("ring you half an hour *before*"): it goes too. */
+  danglingAfterDate: RegExp;
+  /** The auxiliary of a future progressive ("I'll *be* sending it"): dropped, the -ing verb is read as its base. */
+  progressiveAuxiliary: RegExp;
   /** Words dropped from the start of a clause ("just", "go ahead and", "try to"). */
   leadingFillers: readonly string[];
   /** Where a clause's action ends ("because", "if"): the rest is not in the title. */
@@ -92,12 +128,32 @@ export interface ActionWords {
   providerHints: readonly { pattern: RegExp; hint: (typeof providerHints)[number] }[];
   /** Words naming a meeting ("appointment", "conversation"): a length said right before one is the meeting's ("a thirty minute appointment"). */
   meetingNouns: readonly string[];
+  /**
+   * Words naming a meeting held at a set time ("appointment", "video call"): booked "between two
+   * and four", it is still a meeting; any other booking in a window is a visit to plan around (a task).
+   */
+  meetingIntentNoun: RegExp;
   /** The meeting nouns that name an appointment of their own (not "call", "chat" or "slot"): what a booking is titled by. */
   appointmentNouns: readonly string[];
+  /** Nouns naming a job done at the customer's ("tune-up", "repair", "delivery"): what a visit booked without saying it is titled by. */
+  visitNouns: readonly string[];
+  /** A clause that books or holds a slot ("book", "pencil in", "lock in"): with a window, a visit. */
+  bookingVerb: RegExp;
   /** Words that open a noun phrase "it" can stand for ("the", "your", "this"). */
   antecedentDeterminers: readonly string[];
   /** Heads of noun phrases that name people, teams, places or times rather than a thing to be paid, signed or sent. */
   notThings: ReadonlySet<string>;
+  /**
+   * What a verb is typically done to (by the key of the noun: "fee", "form"): "pay it" after
+   * "there's a fee for the bus" is paying the fee, "sign it" after "the permission slip" signing
+   * the slip, even when the noun was said once. A noun here is an antecedent even when
+   * {@link notThings} holds it ("text it to me" after "the address").
+   */
+  objectAffinities: Readonly<Record<string, readonly string[]>>;
+  /** A later step of a title done to "it" ("… and *pick it all up*"): `verb` and the `particle` moved before the thing it stands for. */
+  laterStepAnaphor: RegExp;
+  /** A thing named only by what it replaces or adds ("the replacement", "a new one"): it takes the noun the call is talking about. */
+  ellipticalThing: RegExp;
   /** Verbs (word starts) that say a booking was moved rather than made ("move", "reschedul"): the headline says "moved to". */
   movedVerbs: readonly string[];
   /** The action points back to a number said before ("call you back on *that number*"). */

@@ -45,16 +45,29 @@ export interface DateWords {
   weekdays: readonly string[];
   /** Words before a time said in words ("*at* ten fifteen"): only after one are number words read as a time. */
   timePrepositions: readonly string[];
-  /** "half" and "quarter" of "half past ten", in minutes; "past" (after the hour) and "to" (before it). */
-  hourFractions: { minutes: Readonly<Record<string, number>>; past: readonly string[]; to: readonly string[] };
+  /**
+   * "half" and "quarter" of "half past ten", in minutes; "past" (after the hour) and "to" (before
+   * it); `minuteUnits`, the word that may follow a count of minutes said before "past" or "to"
+   * ("ten (minutes) past four", "twenty to six").
+   */
+  hourFractions: { minutes: Readonly<Record<string, number>>; past: readonly string[]; to: readonly string[]; minuteUnits: readonly string[] };
   /** What may follow "the" + ordinal for it to be a day of the month ("the fifteenth *at* noon", "on the 15th*.*"): "the third time" is none. */
   ordinalDayFollowers: RegExp;
   /** A sentence about the past ("they *sent* it on the fifth"): a day of the month said alone is the last one, not the next. */
   pastTense: RegExp;
+  /**
+   * Said just before a past-tense word, it makes the sentence about a state still open ("if it
+   * *hasn't* arrived by the tenth": the tenth is ahead); anchored at the end.
+   */
+  stillOpenBefore: RegExp;
   /** Dates relative to another date ("the day before") → offset in days: resolved against a date in the same sentence, else dropped. */
   relativeAnchors: Readonly<Record<string, number>>;
   /** Parts of the call's own day ("this afternoon", "tonight"): the call's date, no time. */
   partsOfToday: RegExp;
+  /** Said with a bare hour, it keeps the hour in the morning ("tomorrow *morning* at seven thirty" is 07:30, not 19:30). */
+  morningCue: RegExp;
+  /** A weekday said as this week's ("*this* Wednesday"): said on that weekday, it may be today; said alone, it is the coming one. */
+  thisWeekday: RegExp;
   /** Days said as an offset (see dayOffsets.ts). */
   dayOffsets: {
     /** Phrases that are a fixed number of days after the call's date ("the day after tomorrow": 2). */
@@ -69,6 +82,12 @@ export interface DateWords {
     weekdayJoiners: readonly string[];
     /** Units said right after a weekday ("Thursday *week*"). */
     weekdayThenUnit: readonly string[];
+    /**
+     * The end of a working week said as a deadline ("by the end of the week"): the phrases of this
+     * week and of the next, and the weekday it ends on (0 = Sunday; chrono reads "the week" as a
+     * week from today, and "the end of this week" as its Saturday).
+     */
+    endOfWeek: { thisWeek: readonly string[]; nextWeek: readonly string[]; lastWorkingDay: number };
   };
   /** Words before an hour that make it half past ("half two" in British English is 2:30), after a time preposition. */
   halfPastBefore: readonly string[];

@@ -29,14 +29,19 @@ export interface PronounTargets {
 export function actionTitle(clause: string, removable: readonly string[], targets: PronounTargets, words: ActionWords): string {
   const end = words.clauseEnd.exec(clause);
   // A clause cut off after a determiner ("I'll send you the", where a segment ended mid-sentence)
-  // has no object: without the dangling word it reads "send you", not "send the to Sheila".
-  const danglingDeterminer = new RegExp(`(?:\\s+(?:${anyOfWords(words.determiners)}))+[\\s.,;:?!]*$`, 'i');
+  // has no object: without the dangling word it reads "send you", not "send the to Sheila". A
+  // closing "that" or "this" is no such word but the object ("send that right after the call").
+  const danglingDeterminer = new RegExp(`(?:\\s+(?:${anyOfWords(words.determiners.filter((word) => !words.anaphors.includes(word)))}))+[\\s.,;:?!]*$`, 'i');
   const action = (end && end.index > 0 ? clause.slice(0, end.index) : clause).replace(danglingDeterminer, '');
   const prepositions = anyOfWords(words.datePrepositions);
+  // A date said with its preposition ("on Thursday") takes no other one with it ("pop in on Thursday" keeps "in").
+  const opensWithPreposition = new RegExp(`^(?:${prepositions})\\s`, 'i');
   const shortened = removable.reduce(
-    (text, said) => text.replace(new RegExp(`(?:\\s+(?:${prepositions}))?\\s*${escapeRegExp(said)}`, 'i'), ''),
+    (text, said) => text.replace(new RegExp(`${opensWithPreposition.test(said) ? '' : `(?:\\s+(?:${prepositions}))?`}\\s*${escapeRegExp(said)}`, 'i'), ''),
     action,
-  ).replace(danglingDeterminer, '');
+  )
+    // "ring you half an hour before" without its length: the "before" it leaves says nothing.
+    .replace(danglingDeterminer, '').replace(words.danglingAfterDate, '');
   // "meet next Tuesday at 3" without its date is a bare verb: then the date stays.
   let text = shortened.trim().split(/\s+/).length > 1 ? shortened : action;
   const nameOf = (pronoun: string) => (pronoun.toLowerCase() === 'you' ? targets.addresseeName : targets.speakerName);

@@ -20,10 +20,13 @@ import { isContentWord, keyOf } from '../describe/words.js';
  *
  * Owner: a promise (and "remind me to …") is the speaker's; a request is the other party's
  * (null when the call has not exactly two speakers); a joint action ("let's …") and one a third
- * party takes on ("my colleague will ring you") have no owner. Due date: the first date said in
- * the cue's part of the sentence, else in the sentence when it holds one action only, else the
- * call's date (`callDate`) when the part says it is due as the call ends ("now", "straight after
- * this call"). Priority: high for the lexicon's urgency words ("urgent", "asap", "today"), low
+ * party takes on ("my colleague will ring you") have no owner; an offer ("shall I …?") is its
+ * speaker's once accepted. Due date: the first date said in the cue's part of the sentence (the
+ * latest when the part joins steps, each with its day), else in the sentence when it holds one
+ * action only (not a day said in a condition before it, nor a day talked about), else the call's
+ * date (`callDate`) when the part says it is due as the call ends or later that day ("now",
+ * "straight after this call", "by end of day"), else for a request the day its answer gives ("I'll
+ * do that tonight"). Priority: high for the lexicon's urgency words ("urgent", "asap", "today"), low
  * for its no-hurry words, else medium. Intent: the first of the lexicon's intent rows matching
  * the clause, else `task`.
  */
@@ -44,6 +47,8 @@ export function buildActionItems(
         // Merged by the title as said: "send it to …" still joins the action "it" points back to.
         key: `${action.item.ownerSpeakerId ?? '-'}|${actionKey(titleAsSaid, ignoredInKeys)}`,
         ...objectWordsOf(titleAsSaid, words),
+        // Whether "it" is still in the title once its antecedent was looked for.
+        pointsBack: objectWordsOf(action.item.title, words).pointsBack,
       });
     }
   }
@@ -67,30 +72,50 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const listed = cue.kind === 'selfReminder' ? 'reminder' : words.intents.find((row) => row.pattern.test(cue.clause))?.intent ?? 'task';
   // "I'll move her to Tuesday at 2:30", "I'll put Biscuit down for Thursday at 5:30": a day and a
   // time put in a diary are an appointment, whatever the verb.
-  const slotted = listed === 'task' && (cue.kind === 'commitment' || cue.kind === 'joint') && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
-  const intent = slotted ? 'meeting' : listed;
+  // A window ("between eight and noon") is what the other party must plan around: it stays.
+  const window = words.timeWindow.exec(cue.clause)?.[0].toLowerCase();
+  // "I'll book Gary in for Friday between eight and twelve": a visit in a window (someone comes
+  // round, a delivery) is a task to plan around, not an appointment at a time.
+  const slotted = !window && listed === 'task' && (cue.kind === 'commitment' || cue.kind === 'joint') && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
+  // "I'll reserve the family room for Walter's birthday visit on Sunday at eleven": an
+  // appointment named with its day and time is a meeting, whatever is done to set it up.
+  const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime) && appointmentNounIn(cue.clause, words);
+  const intent = slotted || appointmentAtATime ? 'meeting' : listed === 'meeting' && window && !words.meetingIntentNoun.test(cue.clause) ? 'task' : listed;
   // "We should meet up" … "The 15th at noon?": a meeting takes the time agreed in the next turns.
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
   const when = agreed?.when ?? said;
-  const dueDate = when?.date ?? (words.immediacy.test(cue.part.text) ? context.callDate : null);
-  // A window ("between eight and noon") is what the other party must plan around: it stays.
-  const window = words.timeWindow.exec(cue.clause)?.[0].toLowerCase();
-  const removable = [...facts.dates.map((mention) => mention.text), ...facts.amounts.filter((amount) => amount.kind === 'duration').map((amount) => amount.text)]
-    .filter((said) => !window?.includes(said.toLowerCase()));
-  const titleAsSaid = actionTitle(cue.clause, removable, {
+  const dueToday = words.immediacy.test(cue.part.text) || words.laterToday.test(cue.part.text);
+  const dueDate = when?.date ?? (dueToday ? context.callDate : null)
+    ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null);
+  // "right after we hang up", "by end of day" say when, like a date: the due date carries it, the title need not.
+  const immediately = (words.immediacy.exec(cue.clause) ?? words.laterToday.exec(cue.clause))?.[0];
+  const removable = [
+    // A day talked about is what the action is about: it stays in the title.
+    ...facts.dates.filter((mention) => !isTopic(mention, facts.sentence.text, words)).map((mention) => mention.text),
+    ...facts.amounts.filter((amount) => amount.kind === 'duration').map((amount) => amount.text),
+    ...(immediately ? [immediately] : []),
+  ].filter((said) => !window?.includes(said.toLowerCase()));
+  // "book the tech for Tuesday the twelfth, between noon and four": the window said after a comma
+  // still belongs to the action (the title is cut at commas).
+  const clauseForTitle = window ? cue.clause.replace(new RegExp(`,\\s*(${words.timeWindow.source})(?:\\s*,)?`, 'i'), ' $1') : cue.clause;
+  const titleAsSaid = actionTitle(clauseForTitle, removable, {
     speakerName: speaker.displayName,
     addresseeName: addressee?.displayName ?? null,
     ownerIsSpeaker: owner === speaker,
     ownerIsAddressee: owner !== null && owner === addressee,
   }, words);
   const booked = intent === 'meeting' && !slotted && words.slotVerbs.test(cue.clause);
+  // "I'll book the tech for Tuesday, between noon and four": a visit in a window, titled by the job it is for.
+  const visitBooked = intent === 'task' && Boolean(window) && words.bookingVerb.test(cue.clause);
   const title = withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
-    : booked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words) : withAntecedent(titleAsSaid, facts, context.call, words), context.call);
+    : booked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.meetingNouns, words.appointmentNouns)
+      : visitBooked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.visitNouns, words.visitNouns)
+        : withAntecedent(titleAsSaid, facts, context.call, words), context.call);
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const item: AnalysisActionItem = {
     title,
-    description: clip(sentence, 1000),
+    description: clip(withAmountSaidBefore(titleAsSaid, facts, context.call, words), 1000),
     dueDate,
     priority,
     ...ownerFieldsOf(owner),
@@ -105,16 +130,16 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
 }
 
 /**
- * Whether an action still stands once the other party has answered: a "can we …?" proposal only
- * when the answer opens by accepting it ("Can we move it to next week?" – "Let me look…" is a
- * question, no action), and a request not when the answer turns it down ("Could you email me a
- * confirmation?" – "It has to go to the patient, though, so I'll post it": the post is the
- * action, not the email).
+ * Whether an action still stands once the other party has answered: a "can we …?" proposal and an
+ * offer ("shall I send you the form?") only when the answer opens by accepting it ("Can we move it
+ * to next week?" – "Let me look…" is a question, no action), and a request not when the answer
+ * turns it down ("Could you email me a confirmation?" – "It has to go to the patient, though, so
+ * I'll post it": the post is the action, not the email).
  */
 function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
-  if (cue.kind !== 'request' && !(cue.kind === 'joint' && facts.sentence.isQuestion)) return true;
+  if (cue.kind !== 'request' && !cue.offered && !(cue.kind === 'joint' && facts.sentence.isQuestion)) return true;
   const reply = replyTo(facts, call);
-  if (cue.kind === 'joint') return reply !== null && words.acceptance.test(reply);
+  if (cue.kind === 'joint' || cue.offered) return reply !== null && words.acceptance.test(reply);
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
 }
 
@@ -129,7 +154,10 @@ function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: read
   if (cue.kind !== 'commitment') return false;
   const lead = cue.part.text.slice(0, cue.part.text.indexOf(cue.clause.split(/\s+/)[0]!));
   const turn = turnAround(facts, call);
-  if (words.checkOnTheLine.lead.test(lead) && words.checkOnTheLine.verb.test(cue.clause)) return turn.indexOf(facts) < turn.length - 1;
+  if (words.checkOnTheLine.lead.test(lead) && words.checkOnTheLine.verb.test(cue.clause)) {
+    // "Let me check... no, you've got a prepayment certificate": the result follows the pause.
+    return turn.indexOf(facts) < turn.length - 1 || words.checkOnTheLine.resultAfterPause.test(facts.sentence.text.slice(cue.part.index + lead.length));
+  }
   if (!words.statedNeedLead.test(lead)) return false;
   // The call's first two turns: the answer to the phone and why the caller rang.
   const opensTheCall = (turnsOf(call).get(facts.sentence.segmentIndex) ?? 0) <= 1;
@@ -149,13 +177,33 @@ function turnAround(facts: SentenceFacts, call: readonly SentenceFacts[]): Sente
 
 /** The text of the other speaker's next turn (the sentences until the speaker changes again); null when nobody answers. */
 function replyTo(facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
+  const reply = replySentences(facts, call);
+  return reply.length === 0 ? null : reply.map((other) => other.sentence.text).join(' ');
+}
+
+/** The sentences of the other speaker's next turn; empty when nobody answers. */
+function replySentences(facts: SentenceFacts, call: readonly SentenceFacts[]): SentenceFacts[] {
   const asker = facts.sentence.segment.speakerId;
   const after = call.slice(call.indexOf(facts) + 1);
   const start = after.findIndex((other) => other.sentence.segment.speakerId !== asker);
-  if (start < 0) return null;
+  if (start < 0) return [];
   const replier = after[start]!.sentence.segment.speakerId;
   const end = after.findIndex((other, index) => index > start && other.sentence.segment.speakerId !== replier);
-  return after.slice(start, end < 0 ? undefined : end).map((other) => other.sentence.text).join(' ');
+  return after.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * "Could you send me the photos?" – "Sure, I'll do that tonight": when the request says no day,
+ * the day its answer promises it for (a date said, or "now", "as soon as I'm off the phone").
+ */
+function dueDateOfTheAnswer(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, callDate: string): string | null {
+  for (const answer of replySentences(facts, call)) {
+    if (!words.doneAsAsked.test(answer.sentence.text)) continue;
+    const said = answer.dates.find((mention) => mention.date !== null)?.date;
+    if (said) return said;
+    if (words.immediacy.test(answer.sentence.text) || words.laterToday.test(answer.sentence.text)) return callDate;
+  }
+  return null;
 }
 
 /** The sentences before the cue, latest first: the cue's own sentence up to the cue, then every sentence before it. */
@@ -176,20 +224,32 @@ function appointmentTitle(title: string, cue: ActionCue, facts: SentenceFacts, c
   return `${noun.charAt(0).toUpperCase()}${noun.slice(1).toLowerCase()}${withWhom ? ` with ${withWhom}` : ''}`;
 }
 
+/**
+ * Whether a clause names an appointment as a noun ("his birthday *visit*", "the *inspection*"),
+ * not as a verb with its object ("visit the site", "review the contract").
+ */
+function appointmentNounIn(clause: string, words: ActionWords): boolean {
+  const objectAfter = anyOfWords([...words.determiners, ...words.anaphors, 'you', 'him', 'her', 'us', 'me']);
+  return new RegExp(`(?<=\\S\\s)(?<!\\bto\\s)(?:${anyOfWords(words.appointmentNouns)})s?\\b(?!\\s+(?:${objectAfter})\\b)`, 'i').test(clause);
+}
+
 /** The latest meeting noun ("appointment", "hearing test") said in the cue's clause or before it; nouns naming no appointment of their own left out. */
-function meetingNounBefore(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | undefined {
-  const nounPattern = new RegExp(`\\b(${anyOfWords(words.appointmentNouns)})s?\\b`, 'i');
+function meetingNounBefore(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, nouns: readonly string[] = words.appointmentNouns): string | undefined {
+  const nounPattern = new RegExp(`\\b(${anyOfWords(nouns)})s?\\b`, 'i');
   return [cue.clause, ...textsBefore(cue, facts, call)].map((text) => nounPattern.exec(text)?.[1]).find(Boolean)?.toLowerCase();
 }
 
 /**
  * "Book dad Sal in with Dr. Nguyen" → "… for the hearing test": a booking that does not say what
- * it is for gets the latest meeting noun said before it.
+ * it is for gets the latest of `nounsBefore` said before it (meeting nouns for an appointment, job
+ * nouns for a visit: "Book the tech" → "… for the tune-up"), unless one of `nounsInTitle` is in it.
  */
-function withWhatIsBooked(title: string, cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
-  const nounInTitle = new RegExp(`\\b(?:${anyOfWords(words.meetingNouns)})s?\\b`, 'i');
+function withWhatIsBooked(
+  title: string, cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, nounsInTitle: readonly string[], nounsBefore: readonly string[],
+): string {
+  const nounInTitle = new RegExp(`\\b(?:${anyOfWords(nounsInTitle)})s?\\b`, 'i');
   if (nounInTitle.test(title)) return title;
-  const noun = meetingNounBefore(cue, facts, call, words);
+  const noun = meetingNounBefore(cue, facts, call, words, nounsBefore);
   return noun ? `${title} for the ${noun}` : title;
 }
 
@@ -212,6 +272,8 @@ function withRoles(title: string, call: readonly SentenceFacts[]): string {
 
 /** Sentences looked back over for what "it" stands for. */
 const ANTECEDENT_LOOK_BACK = 5;
+/** Sentences looked back over for a thing the action's verb is typically done to ("pay it": a fee, a bill): such a noun is a surer antecedent. */
+const TYPICAL_OBJECT_LOOK_BACK = 12;
 /**
  * "I'll pay it by the fifteenth" after "the bill comes down to eighty-four euro twenty" → "Pay the
  * bill by the fifteenth": an action whose object is "it" (or "them", "those": then a plural) takes the thing the call keeps talking
@@ -220,13 +282,28 @@ const ANTECEDENT_LOOK_BACK = 5;
  * determiner; the most talked-about one, the latest on a tie. The title as said when none is.
  */
 function withAntecedent(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  // "I'll order the replacement today" after talk of the card: the replacement card.
+  const elliptical = words.ellipticalThing.exec(title);
+  if (elliptical) {
+    const head = talkedAboutThing(facts, call, words, false)?.at(-1);
+    const end = elliptical.index + elliptical[0].length;
+    return head ? `${title.slice(0, end)} ${head}${title.slice(end)}` : title;
+  }
   const anaphor = /^(\S+)\s+(it|them|those|these)\b/i.exec(title);
-  if (!anaphor) return title;
+  if (!anaphor) return withLaterStepAntecedent(title, facts, call, words);
   // "them", "those": a plural thing ("the photos"); "it": a singular one.
   const plural = anaphor[2]!.toLowerCase() !== 'it';
-  const counts = wordCountsOf(call);
   const at = call.indexOf(facts);
   const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  // "Pay it on the portal" after "there's a fifteen dollar fee for the bus": the latest thing the
+  // verb is typically done to, said once or more, number aside ("pay them" may be the fees or the bill).
+  const typical = words.objectAffinities[anaphor[1]!.toLowerCase()];
+  if (typical) {
+    for (const earlier of call.slice(Math.max(0, at - TYPICAL_OBJECT_LOOK_BACK), at).reverse()) {
+      const phrase = typicalThingsNamed(earlier, words, typical, plural).at(-1);
+      if (phrase) return `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
+    }
+  }
   // The sentence just before, in the same turn, names it: "What I need is photos of the damage.
   // Could you email those to …?"
   const previous = call[at - 1];
@@ -234,14 +311,72 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
     const phrase = thingsNamed(previous, words, plural).filter(matchesNumber).at(-1);
     if (phrase) return `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
   }
-  let best: { phrase: string; count: number } | undefined;
+  const best = talkedAboutThing(facts, call, words, plural);
+  return best ? `${anaphor[1]} the ${best.join(' ')}${title.slice(anaphor[0].length)}` : title;
+}
+
+/**
+ * "Pop in after three and pick it all up together" → "… and pick up the prescription together": a
+ * later step whose verb is typically done to a thing ("pick", "collect", "sign") and whose object
+ * is "it" takes the latest such thing said before, a particle moved before it; as said otherwise.
+ */
+function withLaterStepAntecedent(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  for (const step of title.matchAll(words.laterStepAnaphor)) {
+    const typical = words.objectAffinities[step.groups!.verb!.toLowerCase()];
+    if (!typical || step.index === 0) continue;
+    const at = call.indexOf(facts);
+    for (const earlier of call.slice(Math.max(0, at - TYPICAL_OBJECT_LOOK_BACK), at + 1).reverse()) {
+      const phrase = typicalThingsNamed(earlier, words, typical).at(-1);
+      if (!phrase) continue;
+      // "Sign the form and send it back": the title already says what "it" is.
+      if (new RegExp(`\\b${escapeRegExp(phrase.at(-1)!)}\\b`, 'i').test(title.slice(0, step.index))) return title;
+      const particle = step.groups!.particle ? `${step.groups!.particle} ` : '';
+      return `${title.slice(0, step.index)}${step.groups!.verb} ${particle}the ${phrase.join(' ')}${title.slice(step.index + step[0].length)}`;
+    }
+  }
+  return title;
+}
+
+/**
+ * The thing the call keeps talking about in the few sentences before `facts`: among their noun
+ * phrases of the number asked for, the one whose noun the call says most (twice at least), the
+ * latest on a tie.
+ */
+function talkedAboutThing(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, plural: boolean): string[] | undefined {
+  const counts = wordCountsOf(call);
+  const at = call.indexOf(facts);
+  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  let best: { phrase: string[]; count: number } | undefined;
   for (const earlier of call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at)) {
     for (const phrase of thingsNamed(earlier, words).filter(matchesNumber)) {
       const count = counts.get(keyOf(phrase.at(-1)!)) ?? 0;
-      if (count >= 2 && (!best || count >= best.count)) best = { phrase: `the ${phrase.join(' ')}`, count };
+      if (count >= 2 && (!best || count >= best.count)) best = { phrase, count };
     }
   }
-  return best ? `${anaphor[1]} ${best.phrase}${title.slice(anaphor[0].length)}` : title;
+  return best?.phrase;
+}
+
+/**
+ * The action's sentence, and for a payment that says no sum ("I'll pay it by the fifteenth") the
+ * latest sum of money said in the few sentences before, as said ("… by the fifteenth, then.
+ * (eighty-four euro twenty)"), so the item keeps how much is to be paid. Only the sum: the rest
+ * of its sentence may be about something else.
+ */
+function withAmountSaidBefore(titleAsSaid: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const sentence = facts.sentence.text;
+  const moneyIn = (other: SentenceFacts) => other.amounts.filter((amount) => amount.kind === 'money').at(-1);
+  if (!words.paymentAction.test(titleAsSaid) || moneyIn(facts)) return sentence;
+  const at = call.indexOf(facts);
+  const said = call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at).reverse().map(moneyIn).find(Boolean);
+  return said ? `${sentence} (${said.text})` : sentence;
+}
+
+/** The noun phrases of a sentence that end in (or run on past) one of the `typical` nouns, cut after it ("your prescription is ready" → `prescription`). */
+function typicalThingsNamed(facts: SentenceFacts, words: ActionWords, typical: readonly string[], plural = false): string[][] {
+  const isTypical = (word: string) => typical.includes(word) || typical.includes(keyOf(word));
+  return thingsNamed(facts, words, plural, typical)
+    .map((phrase) => phrase.slice(0, phrase.findIndex(isTypical) + 1))
+    .filter((phrase) => phrase.length > 0);
 }
 
 /** How often the call says each word (by its key: "photos" counts as "photo"), counted once per call. */
@@ -261,13 +396,17 @@ function wordCountsOf(call: readonly SentenceFacts[]): Map<string, number> {
  * three, the last a content word naming a thing (a phrase ending in a person, place or time is
  * none); with `bare`, also a plural noun said without a determiner ("photos of the damage").
  */
-function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): string[][] {
+function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false, things: readonly string[] = []): string[][] {
   let text = facts.sentence.text;
-  for (const said of [...facts.dates.map((mention) => mention.text), ...facts.amounts.map((amount) => amount.text)]) text = text.replace(said, ' , ');
-  const tokens = text.replace(/[’]/g, "'").split(/\s+/);
+  for (const said of facts.dates.map((mention) => mention.text)) text = text.replace(said, ' , ');
+  // "a fifteen dollar fee": the amount goes, the thing stays ("a fee"; the amount is in the details).
+  for (const said of facts.amounts.map((amount) => amount.text)) text = text.replace(said, ' ');
+  const tokens = text.replace(/[’]/g, "'").split(/\s+/).filter(Boolean);
   const phrases: string[][] = [];
+  const isThing = (word: string) => !words.notThings.has(word) || things.includes(word);
   tokens.forEach((token, index) => {
-    if (!words.antecedentDeterminers.includes(token.toLowerCase())) return;
+    // A possessive opens a noun phrase too: "Jayden's permission slip".
+    if (!words.antecedentDeterminers.includes(token.toLowerCase()) && !/^\p{Lu}\p{Ll}+'s$/u.test(token)) return;
     const phrase: string[] = [];
     for (const next of tokens.slice(index + 1, index + 4)) {
       const word = next.replace(/[.,;:!?]+$/, '');
@@ -276,7 +415,7 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): st
       if (word !== next) break;
     }
     while (phrase.length > 0 && !isContentWord(phrase.at(-1)!)) phrase.pop();
-    if (phrase.length > 0 && !words.notThings.has(phrase.at(-1)!) && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) {
+    if (phrase.length > 0 && isThing(phrase.at(-1)!) && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) {
       phrases.push(phrase);
     }
   });
@@ -284,17 +423,34 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false): st
     tokens.forEach((token, index) => {
       const word = token.replace(/[.,;:!?]+$/, '');
       const before = (tokens[index - 1] ?? '').toLowerCase();
-      if (/^[a-z][a-z-]*$/.test(word) && keyOf(word) !== word && isContentWord(word) && !words.notThings.has(keyOf(word))
+      if (/^[a-z][a-z-]*$/.test(word) && keyOf(word) !== word && isContentWord(word) && isThing(keyOf(word))
         && !words.antecedentDeterminers.includes(before) && !words.anaphors.includes(before)) phrases.push([word]);
     });
   }
   return phrases;
 }
 
-/** The first dated mention in the cue's part; else in the sentence when the sentence holds this one action only. */
+/** "let you know about Thursday": the day talked about, not the day the action is done by (a time said stays one: "about three"). */
+function isTopic(mention: DateMention, sentence: string, words: ActionWords): boolean {
+  return mention.time === null && words.topicPreposition.test(sentence.slice(0, mention.index));
+}
+
+/**
+ * The first dated mention in the cue's part (the latest when the part joins steps, each with its
+ * day); else in the sentence when the sentence holds this one action only, leaving out a day said
+ * in a condition before the cue's part.
+ */
 function dateOf(cue: ActionCue, dates: readonly DateMention[], cuesInSentence: number, sentence: string, words: ActionWords): DateMention | null {
   // "I'll post you the form, it should be with you early next week": when it arrives is not when it is done.
-  const dated = dates.filter((mention) => mention.date !== null && !words.arrivalEstimate.test(sentence.slice(0, mention.index)));
-  const inPart = dated.find((mention) => mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length);
-  return inPart ?? (cuesInSentence === 1 ? dated[0] ?? null : null);
+  // "And if he's in hospital that day, I'll call you": that day is the condition's, not the call's.
+  const inCondition = (mention: DateMention) => !mention.isDeadline && mention.index < cue.part.index && words.conditionOpener.test(sentence);
+  const dated = dates.filter((mention) => mention.date !== null && !words.arrivalEstimate.test(sentence.slice(0, mention.index)) && !inCondition(mention)
+    && !isTopic(mention, sentence, words));
+  const inPart = dated.filter((mention) => mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length);
+  // "I'll sign it tonight and send it in with him tomorrow": steps of one action, done when the last one is.
+  const [first, ...later] = inPart;
+  if (first && later.length > 0 && words.stepJoiner.test(sentence.slice(first.index + first.text.length, later.at(-1)!.index))) {
+    return inPart.reduce((latest, mention) => (mention.date! > latest.date! ? mention : latest));
+  }
+  return first ?? (cuesInSentence === 1 ? dated[0] ?? null : null);
 }

@@ -19,13 +19,15 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
     // "a week on Friday", "a fortnight from Tuesday", "Thursday week"
     weekdayLater: new RegExp(`\\b(?<count>${anyOfWords(dayOffsets.one)})\\s+(?<unit>${units})\\s+(?:${anyOfWords(dayOffsets.weekdayJoiners)})\\s+(?<weekday>${weekday})\\b`
       + `|\\b(?<weekdayFirst>${weekday})\\s+(?<unitAfter>${anyOfWords(dayOffsets.weekdayThenUnit)})\\b`, 'gi'),
+    endOfWeek: new RegExp(`\\b(?:(?<next>${anyOfWords(dayOffsets.endOfWeek.nextWeek)})|${anyOfWords(dayOffsets.endOfWeek.thisWeek)})\\b`, 'gi'),
   };
 });
 
 /**
  * Days said as an offset from the call's day or from a weekday, which chrono leaves out or reads
  * wrongly: "the day after tomorrow", "in two weeks", "in a fortnight", "a week on Friday",
- * "Thursday week" (British English: a week after the coming Thursday). Offsets of hours and
+ * "Thursday week" (British English: a week after the coming Thursday), "the end of the week" (its
+ * last working day). Offsets of hours and
  * minutes are durations, not dates, and are not read here (nor by chrono's reading, see
  * findDateMentions).
  * @param today the call's date
@@ -49,6 +51,12 @@ export function dayOffsetDates(text: string, words: DateWords, numbers: NumberWo
     const weekdayIndex = words.weekdays.indexOf(weekdayName);
     if (unit === undefined || weekdayIndex < 0) continue;
     push(match.index, match[0].length, unit, nextWeekday(today, (weekdayIndex + 1) % DAYS_PER_WEEK));
+  }
+  // "By the end of the week": this working week's last day (today when it is that day; next week's when it has gone by).
+  for (const match of text.matchAll(patterns.endOfWeek)) {
+    const lastDay = dayOffsets.endOfWeek.lastWorkingDay;
+    const todayIndex = new Date(Date.UTC(today.year, today.month - 1, today.day)).getUTCDay();
+    push(match.index, match[0].length, ((lastDay - todayIndex + DAYS_PER_WEEK) % DAYS_PER_WEEK) + (match.groups?.next ? DAYS_PER_WEEK : 0));
   }
   return found;
 }

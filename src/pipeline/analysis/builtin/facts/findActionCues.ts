@@ -20,6 +20,8 @@ export interface ActionCue {
   clause: string;
   /** The part of the sentence the cue is in (sentences split at "…, and could you …"). */
   part: { index: number; text: string };
+  /** An offer ("shall I send you the form?"): a commitment only once the other party accepts it. */
+  offered: boolean;
 }
 
 /** A cue found in a part: where it starts and where its clause starts. */
@@ -28,6 +30,7 @@ interface CueMatch {
   start: number;
   clauseStart: number;
   clause: string;
+  offered: boolean;
 }
 
 /**
@@ -35,7 +38,8 @@ interface CueMatch {
  * two starting together the longer ("I'll need you to …" is a request, not "I'll …"). A clause
  * counts only when it starts, after the lexicon's fillers, with one of its action verbs and is no
  * courtesy ("let me know if you have any questions"). None is an action:
- * - a promise inside a real question ("Do you think I'll need …?");
+ * - a promise inside a real question ("Do you think I'll need …?"), or one that is a condition ("if I
+ *   have to pop out, …": what is promised comes after it);
  * - a request or joint action after a condition in its sentence ("if you feel unwell, please
  *   call 111": advice), and advice however said ("you could try …");
  * - a "let me …" done while still on the call ("let me find you", "let me look");
@@ -47,13 +51,15 @@ export function findActionCues(sentence: Sentence, words: ActionWords): ActionCu
   for (const part of partsOf(sentence.text, patterns.splitter)) {
     const match = firstCue(part.text, words, patterns.imperative);
     if (!match || words.advice.test(part.text)) continue;
-    if (match.kind === 'commitment' && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
+    if (match.kind === 'commitment' && !match.offered && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
+    if (match.offered && words.notOffered.includes(/^[\p{L}-]+/u.exec(match.clause.trim())?.[0]?.toLowerCase() ?? '')) continue;
+    if (match.kind === 'commitment' && words.conditionLead.test(part.text.slice(0, match.start))) continue;
     const before = sentence.text.slice(0, part.index + match.start);
     if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
     if (match.kind === 'commitment' && /\blet me\s*$/i.test(part.text.slice(0, match.clauseStart)) && words.inCall.test(match.clause.trim().replace(/[.!?]+$/, ''))) continue;
     if (match.kind === 'request' && words.receipt.test(match.clause.trim())) continue;
     const clause = actionClause(match.clause, words, patterns.fillers);
-    if (clause) cues.push({ kind: match.kind, sentence, clause, part });
+    if (clause) cues.push({ kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, offered: match.offered });
   }
   return cues;
 }
@@ -91,24 +97,26 @@ function partsOf(text: string, splitter: RegExp): { index: number; text: string 
 }
 
 function firstCue(text: string, words: ActionWords, imperativePattern: RegExp): CueMatch | null {
-  const tables: [ActionKind, readonly RegExp[]][] = [
-    ['selfReminder', words.selfReminders], ['request', words.requests], ['commitment', words.commitments], ['joint', words.joint],
-    ['thirdParty', words.thirdParties],
+  const tables: [ActionKind, readonly RegExp[], boolean][] = [
+    ['selfReminder', words.selfReminders, false], ['request', words.requests, false], ['commitment', words.offers, true],
+    ['commitment', words.commitments, false], ['joint', words.joint, false], ['thirdParty', words.thirdParties, false],
   ];
   const matches: CueMatch[] = [];
-  for (const [kind, patterns] of tables) {
+  for (const [kind, patterns, offered] of tables) {
     for (const pattern of patterns) {
       const match = pattern.exec(text);
       const clause = match?.groups?.clause;
       if (!match || clause === undefined) continue;
-      matches.push({ kind, start: match.index, clauseStart: match.index + match[0].length - clause.length, clause });
+      // The clause ends the match, but for an offer closed by its condition ("I can text you a link if you like").
+      const clauseAt = match[0].endsWith(clause) ? match[0].length - clause.length : match[0].lastIndexOf(clause);
+      matches.push({ kind, start: match.index, clauseStart: match.index + clauseAt, clause, offered });
     }
   }
   const imperative = imperativePattern.exec(text);
   const imperativeClause = imperative?.groups?.clause;
   if (imperative && imperativeClause !== undefined) {
     const clauseStart = imperative[0].length - imperativeClause.length;
-    matches.push({ kind: 'request', start: clauseStart, clauseStart, clause: imperativeClause });
+    matches.push({ kind: 'request', start: clauseStart, clauseStart, clause: imperativeClause, offered: false });
   }
   matches.sort((first, second) => first.start - second.start || second.clauseStart - first.clauseStart);
   return matches[0] ?? null;
@@ -116,9 +124,23 @@ function firstCue(text: string, words: ActionWords, imperativePattern: RegExp): 
 
 /** The clause with leading fillers dropped and rewrites applied, or null when it is no action. */
 function actionClause(said: string, words: ActionWords, fillers: RegExp): string | null {
-  let clause = said.trim().replace(fillers, '');
+  let clause = withBaseVerb(said.trim().replace(fillers, '').replace(words.progressiveAuxiliary, ''), words);
   for (const rewrite of words.rewrites) clause = clause.replace(rewrite.pattern, rewrite.replacement);
   if (words.courtesies.test(clause)) return null;
   const verb = /^[\p{L}-]+/u.exec(clause)?.[0]?.toLowerCase();
   return verb !== undefined && words.verbs.includes(verb) ? clause : null;
+}
+
+/**
+ * The clause with an opening -ing form written as the lexicon's verb it comes from ("sending the
+ * form" → "send the form", "giving you a call" → "give you a call", "putting" → "put"), after
+ * "would you mind" or "I'll be"; as said when it is no such form.
+ */
+function withBaseVerb(clause: string, words: ActionWords): string {
+  const gerund = /^([\p{L}-]+?)ing\b/iu.exec(clause);
+  if (!gerund || words.verbs.includes(gerund[0].toLowerCase())) return clause;
+  const stem = gerund[1]!.toLowerCase();
+  const doubled = stem.length > 2 && stem.at(-1) === stem.at(-2) ? stem.slice(0, -1) : null;
+  const base = [stem, `${stem}e`, doubled].find((candidate) => candidate !== null && words.verbs.includes(candidate));
+  return base ? `${base}${clause.slice(gerund[0].length)}` : clause;
 }

@@ -1,4 +1,5 @@
 import type { ParsedResult } from 'chrono-node';
+import { oncePer } from '../../text/regexWords.js';
 import { englishNumberWords, type NumberWords } from '../../text/numberWords.js';
 import { calendarDateIn, isoDate, isoDateTimeWithOffset, isoTime, type WallClock } from '../../text/timeZones.js';
 import { daysAfter, daysOfMonth, joinedDateAndTime, withRelativeAnchorsResolved, type FoundDate } from './calendarDays.js';
@@ -40,6 +41,7 @@ export interface DateMention {
  */
 export const BARE_AFTERNOON_HOURS = { first: 1, last: 7 } as const;
 const HOURS_TO_AFTERNOON = 12;
+const DAYS_PER_WEEK = 7;
 
 /**
  * The dates and times said in one sentence, by chrono with `forwardDate` ("Friday" is the next
@@ -55,14 +57,14 @@ const HOURS_TO_AFTERNOON = 12;
  * last one in a sentence about the past; with a weekday, the next one falling on it); a date
  * and a time said side by side ("Wednesday the 25th at 10:15") are one mention; a date relative
  * to another ("the day before") is resolved against a date said in the same sentence, and
- * dropped without one. A bare hour from {@link BARE_AFTERNOON_HOURS} is afternoon.
+ * dropped without one. A bare hour from {@link BARE_AFTERNOON_HOURS} is afternoon, unless the morning is said.
  */
 export function findDateMentions(sentence: string, clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords, earlierDay?: string): DateMention[] {
   const written = withSpokenDatesInDigits(sentence, words, numbers);
   const today = wallClockOfDay(calendarDateIn(clock.recordedAt, clock.timeZone));
   const found = chronoMentions(written.text, clock, words, today);
   // Over the text with spoken times in digits: the "past" of "quarter past ten" points nowhere back.
-  const isPast = words.pastCue.test(written.text) || words.pastTense.test(written.text);
+  const isPast = words.pastCue.test(written.text) || saysThePast(written.text, words);
   for (const day of daysOfMonth(written.text, words, today, isPast)) {
     const overlapping = found.filter((mention) => mention.start < day.end && day.start < mention.end);
     if (overlapping.some((mention) => mention.certainDate)) continue;
@@ -76,12 +78,24 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
   }
   // Offsets from today or a weekday ("in two weeks", "Thursday week") replace what chrono read in their words.
   for (const offset of dayOffsetDates(written.text, words, numbers, today)) {
-    for (const mention of found.filter((candidate) => candidate.start < offset.end && offset.start < candidate.end)) found.splice(found.indexOf(mention), 1);
-    found.push(offset);
+    const overlapping = found.filter((candidate) => candidate.start < offset.end && offset.start < candidate.end);
+    for (const mention of overlapping) found.splice(found.indexOf(mention), 1);
+    // "the day after tomorrow at ten": chrono's reading carried the time; the offset keeps it.
+    const timed = overlapping.find((mention) => mention.clock.hour !== undefined && mention.end > offset.end);
+    found.push(timed ? { ...offset, end: timed.end, clock: { ...offset.clock, hour: timed.clock.hour, minute: timed.clock.minute } } : offset);
   }
   const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
   const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words, earlierDay ? wallClockOfDay(earlierDay) : undefined);
   return dated.map((mention) => asDateMention(mention, sentence, written, clock, words));
+}
+
+/**
+ * Whether a past-tense word is said as the past: not after a negated present perfect ("if it
+ * hasn't arrived by the tenth, …" is about a day still ahead).
+ */
+function saysThePast(text: string, words: DateWords): boolean {
+  const pastTense = new RegExp(words.pastTense.source, words.pastTense.flags.includes('g') ? words.pastTense.flags : `${words.pastTense.flags}g`);
+  return [...text.matchAll(pastTense)].some((match) => !words.stillOpenBefore.test(text.slice(0, match.index)));
 }
 
 /**
@@ -102,7 +116,7 @@ function withWeekdaysJoined(found: readonly FoundDate[], text: string): FoundDat
 }
 
 /** Sentences back a day said may anchor "the day before" in a later sentence ("Friday at 8:20?" … "I'll text you a reminder the day before"). */
-const RELATIVE_ANCHOR_LOOK_BACK = 6;
+const RELATIVE_ANCHOR_LOOK_BACK = 10;
 
 /**
  * The mentions of each sentence of a call, in order: as {@link findDateMentions}, and a date said
@@ -121,6 +135,9 @@ export function findCallDateMentions(sentences: readonly string[], clock: CallCl
   });
 }
 
+/** `DateWords.partsOfToday` found anywhere in a mention ("this afternoon at four"), not only as all of it. */
+const partOfTodayWithin = oncePer((words: DateWords) => new RegExp(`\\b${words.partsOfToday.source.replace(/^\^/, '').replace(/\$$/, '')}\\b`, words.partsOfToday.flags));
+
 function chronoMentions(text: string, clock: CallClock, words: DateWords, today: WallClock): FoundDate[] {
   const reference = { instant: new Date(clock.recordedAt), timezone: clock.offsetMinutes };
   let backward: ParsedResult[] | undefined;
@@ -134,7 +151,18 @@ function chronoMentions(text: string, clock: CallClock, words: DateWords, today:
     if (words.partsOfToday.test(said)) return [{ start: chosen.index, end: chosen.index + said.length, clock: today, hasDay: true, certainDate: true }];
     const wallClock = wallClockOf(chosen, words);
     if (!wallClock) return [];
-    const hasDay = chosen.start.isCertain('day') || chosen.start.isCertain('weekday');
+    const saysDay = chosen.start.isCertain('day') || chosen.start.isCertain('weekday');
+    // "this afternoon at four": a time on a part of the call's day is on the call's date.
+    if (!saysDay && partOfTodayWithin(words).test(said)) {
+      return [{ start: chosen.index, end: chosen.index + said.length, clock: { ...today, hour: wallClock.hour, minute: wallClock.minute }, hasDay: true, certainDate: true }];
+    }
+    const hasDay = saysDay;
+    // "You'll have it Wednesday", said on a Wednesday: a weekday said alone is the coming one, not
+    // today (in a sentence about what is still to happen).
+    const weekdayAlone = chosen.start.isCertain('weekday') && !chosen.start.isCertain('day') && !words.thisWeekday.test(said) && !saysThePast(text, words);
+    if (weekdayAlone && wallClock.year === today.year && wallClock.month === today.month && wallClock.day === today.day) {
+      return [{ start: chosen.index, end: chosen.index + said.length, clock: { ...wallClock, ...daysAfter(wallClock, DAYS_PER_WEEK) }, hasDay, certainDate: false }];
+    }
     // chrono may take the comma after a date ("Monday, it's urgent"). A day of the month without
     // its month ("Tuesday the 8th") is not certain: chrono may put it in a month gone by, and the
     // days-of-month reading finds the next one (falling on the weekday said).
@@ -157,7 +185,8 @@ function asDateMention(mention: FoundDate, sentence: string, written: DigitWritt
     date: mention.hasDay ? isoDate(day) : null,
     time: isoTime(mention.clock),
     dateTime: mention.hasDay ? isoDateTimeWithOffset(day, clock.timeZone) : null,
-    isDeadline: prefix !== '',
+    // A deadline word may open the mention itself ("by then", a date relative to another).
+    isDeadline: prefix !== '' || words.deadlinePrefix.test(`${said.split(/\s+/)[0] ?? ''} `),
     isVague: words.vague.test(said.trim()),
   };
 }
@@ -181,7 +210,8 @@ function wallClockOf(result: ParsedResult, words: DateWords): WallClock | null {
   const clock: WallClock = { year: start.get('year') ?? 0, month: start.get('month') ?? 1, day: start.get('day') ?? 1 };
   if (hasTime) {
     let hour = start.get('hour') ?? 0;
-    if (!start.isCertain('meridiem') && hour >= BARE_AFTERNOON_HOURS.first && hour <= BARE_AFTERNOON_HOURS.last) hour += HOURS_TO_AFTERNOON;
+    const afternoon = !start.isCertain('meridiem') && !words.morningCue.test(result.text);
+    if (afternoon && hour >= BARE_AFTERNOON_HOURS.first && hour <= BARE_AFTERNOON_HOURS.last) hour += HOURS_TO_AFTERNOON;
     clock.hour = hour;
     clock.minute = start.get('minute') ?? 0;
   }

@@ -20,6 +20,10 @@ export interface PlacedAction extends FoundAction {
   objectWords: string[];
   /** A generic verb whose object opens with a word pointing back ("send *it* to …", "put *that* in writing"). */
   anaphoric: boolean;
+  /** The verb is a generic one ("get", "have"): a later action on the same thing with a verb of its own says how it is done. */
+  generic: boolean;
+  /** The object opens with a word pointing back ("text *it* to this number"): another title of the same action may say what it is. */
+  pointsBack: boolean;
 }
 
 /**
@@ -29,15 +33,22 @@ export interface PlacedAction extends FoundAction {
 export const ANAPHORA_WINDOW_SEGMENTS = 2;
 /** A request and the promise answering it ("Could you send me a confirmation?" … "I'll email the confirmation") are this close at most. */
 export const ANSWER_WINDOW_SEGMENTS = 3;
+/**
+ * "I need to get Colm, our gas engineer, in" … "I'll book Colm in for Friday between ten and two":
+ * an action with a generic verb is the later one on the same thing within this many segments.
+ */
+export const SPELLED_OUT_WINDOW_SEGMENTS = 6;
 
 const PRIORITY_RANK = { low: 0, medium: 1, high: 2 } as const;
 
 /** The words after a title's verb that say what it acts on or whom it reaches ("Call Sheila": `sheila`). */
-export function objectWordsOf(title: string, words: ActionWords): { verb: string; objectWords: string[]; anaphoric: boolean } {
+export function objectWordsOf(title: string, words: ActionWords): { verb: string; objectWords: string[]; anaphoric: boolean; generic: boolean; pointsBack: boolean } {
   const [verb = '', ...rest] = title.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean);
   const empty = new Set([...words.emptyObjectWords, ...words.objectStopWords]);
   const objectWords = rest.map((word) => word.replace(/'s$/, '')).filter((word) => !empty.has(word));
-  return { verb, objectWords, anaphoric: words.genericVerbs.includes(verb) && words.anaphors.includes(rest[0] ?? '') };
+  const generic = words.genericVerbs.includes(verb);
+  const pointsBack = words.anaphors.includes(rest[0] ?? '');
+  return { verb, objectWords, anaphoric: generic && pointsBack, generic, pointsBack };
 }
 
 /**
@@ -48,7 +59,9 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  *    replace the router"; "could you check the boiler pressure?" … "leave it with me, I'll sort
  *    it today"), and no other channel ("Could you call me back?" … "I'll call you back
  *    before five"; "send me a confirmation" … "I'll email the confirmation");
- * 3. an action with a generic verb whose object points back ("send them to the repairs
+ * 3. an action with a generic verb ("get Colm in") joins a later action of its owner on the same
+ *    thing with a verb of its own ("book Colm in for Friday") within {@link SPELLED_OUT_WINDOW_SEGMENTS};
+ * 4. an action with a generic verb whose object points back ("send them to the repairs
  *    address", "put that in writing") joins the nearest action of its owner within
  *    {@link ANAPHORA_WINDOW_SEGMENTS}.
  * Then an action whose title says nothing after its verb ("Get it sorted", "Move it") is dropped
@@ -70,11 +83,21 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
       && (candidate.verb === request.verb || sharesObject(candidate, request) || saysNothing(request) || saysNothing(candidate)) && sameChannel(candidate, request));
     if (!answer) continue;
     mergeInto(request, answer);
-    if (saysNothing(request)) request.item.title = answer.item.title;
+    // "Just text it to this number" … "I'll text you the address": the answer says what "it" is.
+    if (saysNothing(request) || (request.pointsBack && !answer.pointsBack && !saysNothing(answer))) request.item.title = answer.item.title;
     // The owner promised what was asked: it is their commitment now.
     request.kind = 'commitment';
     request.speakerId = answer.speakerId;
     merged.add(answer);
+  }
+  for (const action of actions) {
+    if (!action.generic || action.anaphoric || merged.has(action) || saysNothing(action)) continue;
+    const spelledOut = actions.find((candidate) => !candidate.generic && !merged.has(candidate) && sameOwner(candidate, action) && sharesObject(candidate, action)
+      && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
+    if (!spelledOut) continue;
+    // The later action says how and when: its due date and title stand.
+    mergeInto(spelledOut, action);
+    merged.add(action);
   }
   const remaining = actions.filter((action) => !merged.has(action));
   for (const action of remaining) {

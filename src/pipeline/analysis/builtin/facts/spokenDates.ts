@@ -36,9 +36,12 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
   const minutes = `(?:(?:${anyOfWords(zero)})\\s+(?:${anyOfWords(digits)})|${numberWordsSource(numbers)})`;
   const fractions = anyOfWords(Object.keys(words.hourFractions.minutes));
   const direction = anyOfWords([...words.hourFractions.past, ...words.hourFractions.to]);
+  const minuteUnits = anyOfWords(words.hourFractions.minuteUnits);
   return {
     time: new RegExp(
       `\\b(?<prep>${anyOfWords(words.timePrepositions)})\\s+(?:(?<fraction>${fractions})\\s+(?<direction>${direction})\\s+(?<fractionHour>${hour})`
+      // "ten past four", "twenty-five minutes to six": a count of minutes before or after the hour.
+      + `|(?<counted>${numberWordsSource(numbers)})(?:\\s+(?:${minuteUnits}))?\\s+(?<countedDirection>${direction})\\s+(?<countedHour>${hour})`
       + `|(?<half>${anyOfWords(words.halfPastBefore)})\\s+(?<halfHour>${hour})`
       + `|(?<hour>${hour})(?:[\\s-]+(?<minutes>${minutes}))?)\\b`,
       'gi',
@@ -54,11 +57,11 @@ function clockText(hour: number, minute: number): string {
 
 /** A time said in words after a time preposition, in digits; null when it is none. */
 function timeInDigits(groups: Record<string, string | undefined>, words: DateWords, numbers: NumberWords): string | null {
-  if (groups.fraction !== undefined) {
-    const hour = parseNumberWords(groups.fractionHour ?? '', numbers);
-    const minutes = words.hourFractions.minutes[groups.fraction.toLowerCase()];
-    if (hour === null || minutes === undefined) return null;
-    const before = words.hourFractions.to.includes((groups.direction ?? '').toLowerCase());
+  if (groups.fraction !== undefined || groups.counted !== undefined) {
+    const hour = parseNumberWords(groups.fractionHour ?? groups.countedHour ?? '', numbers);
+    const minutes = groups.fraction !== undefined ? words.hourFractions.minutes[groups.fraction.toLowerCase()] : parseNumberWords(groups.counted ?? '', numbers) ?? undefined;
+    if (hour === null || minutes === undefined || minutes <= 0 || minutes >= MINUTES_PER_HOUR) return null;
+    const before = words.hourFractions.to.includes((groups.direction ?? groups.countedDirection ?? '').toLowerCase());
     if (!before) return clockText(hour, minutes);
     return clockText(hour === 1 ? HOURS_ON_A_CLOCK : hour - 1, MINUTES_PER_HOUR - minutes);
   }

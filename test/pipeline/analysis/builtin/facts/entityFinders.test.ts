@@ -22,6 +22,13 @@ describe('numberWords', () => {
     const pattern = new RegExp(numberWordsSource(numbers), 'gi');
     expect('a hundred, hundred, a day'.match(pattern)).toEqual(['a hundred']);
   });
+
+  test('a bare scale with "and" and a number after it opens the number: "a flat hundred and twenty-nine" is 129, not 29', () => {
+    const pattern = new RegExp(numberWordsSource(numbers), 'gi');
+    expect('a flat hundred and twenty-nine dollars'.match(pattern)).toEqual(['hundred and twenty-nine']);
+    expect(parseNumberWords('hundred and twenty-nine', numbers)).toBe(129);
+    expect(findAmounts('The tune-up is a flat hundred and twenty-nine dollars.', amounts, numbers).map(({ text, kind, value, unit, currency }) => ({ text, kind, value, unit, currency }))).toEqual([{ text: 'hundred and twenty-nine dollars', kind: 'money', value: 129, unit: null, currency: 'USD' }]);
+  });
 });
 
 describe('findAmounts', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { findEmails, findPhoneNumbers } from '../../../../../src/pipeline/analysis/builtin/facts/contactDetails.js';
 import { englishLexicon } from '../../../../../src/pipeline/analysis/builtin/facts/english/englishLexicon.js';
-import { findDateMentions } from '../../../../../src/pipeline/analysis/builtin/facts/findDateMentions.js';
+import { findCallDateMentions, findDateMentions } from '../../../../../src/pipeline/analysis/builtin/facts/findDateMentions.js';
 import { withSpokenDatesInDigits } from '../../../../../src/pipeline/analysis/builtin/facts/spokenDates.js';
 
 const { numbers, amounts, emails, dates } = englishLexicon;
@@ -37,6 +37,48 @@ describe('times and days the reading used to get wrong', () => {
 
   test('the "past" of "quarter past ten" does not make a day of the month one gone by', () => {
     expect(mentions('Can we book you in for Tuesday the fourteenth at quarter past ten?')).toEqual([['Tuesday the fourteenth at quarter past ten', '2026-04-14', '10:15']]);
+  });
+});
+
+describe('times and days read since round 4', () => {
+  test('"ten past four", "twenty-five to six": minutes counted before or after the hour', () => {
+    expect(mentions("I'll book you in for Tuesday the twenty-fourth at ten past four, then.")).toEqual([['Tuesday the twenty-fourth at ten past four', '2026-03-24', '16:10']]);
+    expect(mentions('Can you be there at twenty-five to six?')).toEqual([['at twenty-five to six', null, '17:35']]);
+  });
+
+  test('"ten past four" said without "at" points nowhere back; "the past two days" still does', () => {
+    expect(mentions('Ten past four on Tuesday the 24th, yeah, that works.')).toEqual([['Tuesday the 24th', '2026-03-24', null]]);
+    expect(mentions('It was on the 3rd, in the past two weeks.')).toEqual([['the 3rd', '2026-03-03', null]]);
+  });
+
+  test('"if it hasn\'t arrived by the tenth" is about a day ahead, not one gone by', () => {
+    expect(mentions("And if it hasn't arrived by the 25th, I'll ring you back.")).toEqual([['by the 25th', '2026-03-25', null]]);
+    expect(mentions('It arrived on the 25th.')).toEqual([['the 25th', '2026-02-25', null]]);
+  });
+
+  test('"this afternoon at four" is today at 16:00; "tomorrow morning at seven thirty" is 07:30, not 19:30', () => {
+    expect(mentions('I need to move your appointment this afternoon at four.')).toEqual([['this afternoon at four', '2026-03-20', '16:00']]);
+    expect(mentions("I'll call you tomorrow morning at seven thirty.")).toEqual([['tomorrow morning at seven thirty', '2026-03-21', '07:30']]);
+    expect(mentions('Could you come at 3?')).toEqual([['at 3', null, '15:00']]);
+  });
+
+  test('a weekday said alone on that weekday is the coming one; "this Friday" may be today; an offset keeps its time', () => {
+    expect(mentions("I'll call you Thursday or Friday.")).toEqual([['Thursday', '2026-03-26', null], ['Friday', '2026-03-27', null]]);
+    expect(mentions("I'll send it this Friday.")).toEqual([['this Friday', '2026-03-20', null]]);
+    expect(mentions("I'll pop round the day after tomorrow at ten.")).toEqual([['the day after tomorrow at ten', '2026-03-22', '10:00']]);
+  });
+
+  test('"by the end of the week" is its last working day, "the end of next week" the one after', () => {
+    expect(mentions("I'll send it by the end of the week.")).toEqual([['by the end of the week', '2026-03-20', null]]);
+    expect(mentions("I'll send it by the end of next week.")).toEqual([['by the end of next week', '2026-03-27', null]]);
+  });
+
+  test('"that day" and "by then" are the day said before; "the day before" counts from it', () => {
+    const sentences = ['Shall we say Wednesday the 25th?', 'Lovely.', "And if he's not up to it that day, I'll call you the day before."];
+    const found = findCallDateMentions(sentences, friday, dates, numbers).map((said) => said.map(({ text, date }) => [text, date]));
+    expect(found[2]).toEqual([['that day', '2026-03-25'], ['the day before', '2026-03-24']]);
+    const byThen = findCallDateMentions(['It should be here by Thursday.', "If it hasn't come in by then, I'll ring you."], friday, dates, numbers);
+    expect(byThen[1]!.map(({ text, date, isDeadline }) => [text, date, isDeadline])).toEqual([['by then', '2026-03-26', true]]);
   });
 });
 

@@ -15,8 +15,12 @@ const firstEitherCase = (word: string) => `[${word.charAt(0).toUpperCase()}${wor
  * the names must be capitalised.
  */
 const THIRD_PARTY = `(?:(?:${['my', 'our', 'your', 'their', 'his', 'her', 'the', 'an', 'a'].map(firstEitherCase).join('|')})\\s+(?:[\\p{Ll}-]+\\s+)?`
-  + `(?:${anyOfWords([...englishPeopleWords.roles, 'team', 'department', 'office'])})(?:\\s+${NAME}){0,2}`
-  + `|(?:${englishPeopleWords.titles.join('|')})\\.?\\s+${NAME}|${NAME}\\s+${NAME})`;
+  // The name may follow as an aside: "our loss adjuster, Mark Fenwick, will ring you".
+  + `(?:${anyOfWords([...englishPeopleWords.roles, 'team', 'department', 'office'])})(?:(?:\\s+${NAME}){1,2}|,\\s+${NAME}(?:\\s+${NAME})?,)?`
+  + `|(?:${englishPeopleWords.titles.join('|')})\\.?\\s+${NAME}|${NAME}\\s+${NAME}`
+  // "Someone will call you", "one of our engineers will ring you": someone not on the call, unnamed.
+  + `|${firstEitherCase('someone')}|${firstEitherCase('somebody')}`
+  + `|${firstEitherCase('one')} of (?:our|the|their|my|your)\\s+(?:[\\p{Ll}-]+\\s+)?(?:${anyOfWords([...englishPeopleWords.roles, 'team'])})s?)`;
 
 /** Nouns that name an appointment of its own, in the order a headline prefers them. */
 const APPOINTMENT_NOUNS = [
@@ -32,15 +36,31 @@ export const englishActionWords: ActionWords = {
     /\bI (?:can|could) (?<clause>have\s.+)/i,
     new RegExp(`\\b(?:we${A}ll|we will|we${A}re going to|we are going to)\\s+(?<clause>.+)`, 'i'),
     /\blet me\s+(?!know\b)(?<clause>.+)/i,
+    // "What I'll do is send you a link": the promise is what follows "is".
+    new RegExp(`\\bwhat (?:I|we)(?:${A}ll| will| can| could|${A}m going to| am going to) do is(?: to)?\\s+(?<clause>.+)`, 'i'),
     // "Leave it with me": taking on what was just asked.
     /\b(?<clause>leave (?:it|that|this) with (?:me|us)\b.*)/i,
     new RegExp(`\\bI (?:need|have|${A}ve got|must|ought) to\\s+(?<clause>.+)`, 'i'),
   ],
+  offers: [
+    /\b(?:shall|should) I(?: just)?\s+(?<clause>.+\?)\s*$/i,
+    // "Can I call you back tomorrow?" offers something to the other party; "can I still print there?" only asks.
+    /\b(?:can|could) I(?: just)?\s+(?<clause>(?=.*\byou(?:r)?\b).+\?)\s*$/i,
+    new RegExp(`\\b(?:do you want|would you like|d${A}you want|you want|want) me to\\s+(?<clause>.+)`, 'i'),
+    new RegExp(`\\bI (?:can|could) (?<clause>.+?),?\\s+if you (?:like|want|prefer|${A}d like|would like)\\b`, 'i'),
+  ],
+  notOffered: ['have', 'get', 'take', 'ask', 'grab', 'confirm', 'check', 'verify', 'speak', 'talk', 'help', 'go', 'come', 'see', 'look', 'just', 'put', 'leave', 'bring'],
   requests: [
     /\b(?:could|can|would|will) you(?: please)?\s+(?<clause>.+)/i,
     /\bif you (?:could|can|would)(?: please)?\s+(?<clause>.+)/i,
     /\bplease\s+(?<clause>.+)/i,
-    new RegExp(`\\bI(?:${A}d|${A}ll| would| will)? (?:need|like|want) you to\\s+(?<clause>.+)`, 'i'),
+    new RegExp(`\\b(?:I|we)(?:${A}d|${A}ll| would| will|${A}m going to| am going to|${A}re going to| are going to)? (?:need|like|want) you to\\s+(?<clause>.+)`, 'i'),
+    // "All you need to do is sign the form", "the only thing you need to do is …".
+    new RegExp(`\\b(?:all|what|the only thing|the one thing) you(?:${A}ll| will)? (?:need|have) to do is(?: to)?\\s+(?<clause>.+)`, 'i'),
+    // "Would you mind sending …" (the clause's -ing verb is read as its base), "can I get you to …", "any chance you could …".
+    /\b(?:would|do) you mind(?: (?:just|maybe))?\s+(?<clause>.+)/i,
+    /\b(?:can|could) I (?:get|ask) you to\s+(?<clause>.+)/i,
+    /\bany chance you (?:could|can|would)\s+(?<clause>.+)/i,
     /\b(?:make sure|be sure) (?:you|to)\s+(?<clause>.+)/i,
     new RegExp(`\\byou(?: should| must| need to| have to|${A}ll (?:need|have) to| will (?:need|have) to|${A}d better)\\s+(?<clause>.+)`, 'i'),
     new RegExp(`\\b(?:don${A}t|do not) forget to\\s+(?<clause>.+)`, 'i'),
@@ -60,9 +80,29 @@ export const englishActionWords: ActionWords = {
   thirdParties: [new RegExp(`\\b${THIRD_PARTY}(?:\\s+from\\s+(?:the|our|your|their)(?:\\s+[\\p{L}-]+){1,3})?\\s+(?:will|is going to|${A}ll)\\s+(?<clause>.+)`, 'u')],
   // The condition opens the sentence (after at most one lead-in: "In the meantime, if …, please …"), not "let me know if …, and could you …".
   condition: /^(?:[^,.!?]+,\s*)?(?:if|in case|should you|whenever|unless)\b[^.!?]*,\s*(?:(?:just|then|so|please)\s+)*$/i,
+  conditionLead: /^\s*(?:(?:and|but|so|or|oh|well|um|uh|er|erm)[,\s]+)*(?:if|unless|in case|whenever|even if)\s+$/i,
+  topicPreposition: /\b(?:about|regarding)\s+$/i,
+  paymentAction: /^(?:pay|settle|make (?:the|a|an|my|your|our) (?:[\w-]+ )?payment|top up)\b/i,
+  stepJoiner: /\b(?:and|and then|then)\s+(?!I\b|we\b)[a-z]+\b/i,
+  conditionOpener: /^\s*(?:(?:and|but|so|or|oh|well|um|uh|er|erm)[,\s]+)*(?:if|unless|in case|whenever|even if)\b/i,
   advice: /\b(?:you (?:could|might|may) (?:always |also )?(?:try|want to|like to|wish to)|it(?:['’]s| is| might be| may be| would be) (?:worth|best to|a good idea to)|I(?:['’]d| would) (?:suggest|recommend|advise))\b/i,
   inCall: /^(?:just\s+)?(?:look(?:\s+(?:up|at)\b|\s*$)|find\b|see\b|(?:have|take) a (?:quick )?look\b|pull up\b|bring up\b|read (?:that|it|them|this) back\b)/i,
-  immediacy: /\b(?:right now|now(?=\s*(?:[.,;!?]|$))|right away|straight away|immediately|(?:straight |right |just )?after (?:this|the) call|as soon as we (?:hang up|finish|get off the phone))\b/i,
+  // Due as the call ends: "right after this", "once we hang up", "in the next few minutes".
+  immediacy: new RegExp(
+    '\\b(?:right now|now(?=\\s*(?:[.,;!?]|$))|right away|straight away|immediately'
+    + '|(?:straight |right |just |directly )?after (?:this call|the call|this(?=\\s*(?:[.,;!?]|$|(?:so|and|then)\\b))|(?:we|I) (?:hang up|finish|get off(?: the phone)?))'
+    + '|(?:as soon as|once) (?:we|I) (?:hang up|finish|get off(?: the phone)?)|(?:as soon as|once) (?:I[\'’]m|I am|we[\'’]re|we are) off the phone'
+    + '|in (?:the next |a )?(?:few|couple of) minutes|within the (?:next )?hour)\\b',
+    'i',
+  ),
+  doneAsAsked: /\b(?:I['’]ll|I will|I can|I['’]m going to) (?:do|sort) (?:that|it|this|so)\b|\bwill do\b/i,
+  // "by end of day" (not "end of day Friday"), "by lunchtime", "in an hour": later on the call's day.
+  laterToday: new RegExp(
+    '\\b(?:(?:by |before )?(?:the )?(?:end of (?:the )?(?:day|play)|close of (?:business|play)|(?:cob|eod)\\b)'
+    + '(?!\\s+(?:on|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\\b)'
+    + '|(?:by |before |at )?lunchtime(?: today)?|in (?:an|half an|a couple of|a few|one|two|three) hours?)\\b',
+    'i',
+  ),
   emptyObjectWords: [
     'it', 'that', 'this', 'them', 'those', 'these', 'something', 'anything', 'one', 'you', 'me', 'us', 'him', 'her', 'back', 'up', 'out', 'over',
     'in', 'on', 'off', 'into', 'at', 'to', 'with', 'for', 'about', 'again', 'later', 'sorted', 'done', 'fixed', 'finished', 'ready', 'through',
@@ -76,8 +116,8 @@ export const englishActionWords: ActionWords = {
     'circle', 'clarify', 'clear', 'collect', 'come', 'complete', 'confirm', 'connect', 'contact', 'copy', 'deliver', 'discuss',
     'double-check', 'draft', 'drop', 'e-mail', 'email', 'escalate', 'figure', 'file', 'finalise', 'finalize', 'find',
     'finish', 'fix', 'follow', 'forward', 'get', 'give', 'go', 'hand', 'handle', 'have', 'inform', 'install', 'introduce',
-    'invoice', 'investigate', 'let', 'log', 'look', 'loop', 'mail', 'make', 'meet', 'message', 'move', 'note', 'notify', 'order',
-    'organise', 'organize', 'pass', 'pay', 'phone', 'pick', 'ping', 'pop', 'post', 'postpone', 'push', 'prepare', 'print', 'process', 'provide',
+    'invoice', 'investigate', 'leave', 'let', 'lock', 'log', 'look', 'loop', 'mail', 'make', 'meet', 'message', 'move', 'note', 'notify', 'open', 'order',
+    'organise', 'organize', 'pass', 'pay', 'pencil', 'phone', 'pick', 'ping', 'pop', 'post', 'postpone', 'push', 'prepare', 'print', 'process', 'provide',
     'purchase', 'put', 'quote', 'raise', 'reach', 'reboot', 'refund', 'register', 'reinstall', 'remind', 'renew', 'repair', 'replace', 'reply',
     'reschedule', 'reserve', 'respond', 'restart', 'return', 'review', 'ring', 'run', 'schedule', 'send', 'set', 'share', 'ship',
     'sign', 'sort', 'speak', 'submit', 'take', 'talk', 'tell', 'test', 'text', 'touch', 'transfer', 'update', 'upload', 'verify',
@@ -97,12 +137,16 @@ export const englishActionWords: ActionWords = {
     + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead)\\b`,
     'i',
   ),
-  checkOnTheLine: { lead: /\blet me\s+(?:just\s+)?$/i, verb: /^(?:check|look|see)\b/i },
+  checkOnTheLine: {
+    lead: /\blet me\s+(?:just\s+)?$/i,
+    verb: /^(?:check|look|see)\b/i,
+    resultAfterPause: /^(?:check|look|see)\b[^.!?…]{0,40}(?:\.{2,}|…|\s[-–—]\s)\s*\S/i,
+  },
   statedNeedLead: /\bI (?:need|have|['’]ve got|want) to\s+$/i,
   receipt: /^(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)/i,
   arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
   timeWindow: /\b(?:between\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?\s+and\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?|from\s+[\w:.]+(?:\s+(?:am|pm))?\s+(?:to|till|until)\s+[\w:.]+(?:\s+(?:am|pm))?)/i,
-  slotVerbs: /^(?:move|reschedule|rebook|put\s+(?:\S+\s+){1,3}?(?:down|in)|book\s+(?:\S+\s+){1,3}?in|pencil\s+(?:\S+\s+){1,3}?in)\b/i,
+  slotVerbs: /^(?:move|reschedule|rebook|put\s+(?:\S+\s+){1,3}?(?:down|in)|(?:book|pencil|pop|fit|squeeze)\s+(?:\S+\s+){1,3}?in)\b(?!\s+(?:the post|writing|touch)\b)/i,
   questionOpener: /^(?:do|does|did|what|when|where|why|how|who|which|is|are|am|will|would|should|shall|can|could|have|has)\b/i,
   datePrepositions: ['for', 'on', 'at', 'by', 'in', 'to', 'until', 'till', 'before', 'after', 'around', 'from', 'starting'],
   objectEnd: /(?:^|\s+)(?:to|for|with|by|about|on|at|in|from|and|so)\s|[,;:]/i,
@@ -111,6 +155,9 @@ export const englishActionWords: ActionWords = {
     'the', 'a', 'an', 'it', 'them', 'this', 'that', 'these', 'those', 'over', 'back', 'up', 'out', 'to', 'with', 'for', 'about',
     'on', 'in', 'some', 'all', 'my', 'your', 'our', 'their', 'his', 'her', 'me', 'you', 'us', 'him', 'again', 'later',
   ],
+  danglingAfterDate: /\s+(?:before|after|beforehand|earlier|later)[\s.,;:?!]*$/i,
+  // "I'll be sending it over": the verb is the -ing form after "be".
+  progressiveAuxiliary: /^be\s+(?=[a-z]+ing\b)/i,
   leadingFillers: [
     'go ahead and', 'make sure to', 'make sure i', 'make sure we', 'try to', 'try and', 'have to', 'need to', 'be able to',
     'just', 'quickly', 'definitely', 'certainly', 'also', 'then', 'probably', 'actually', 'personally', 'first', 'still',
@@ -119,12 +166,13 @@ export const englishActionWords: ActionWords = {
   clauseEnd: /\s+(?:because|since|so that|if|unless|just in case|in case|otherwise|as long as|when|whenever|once)\b|\s+(?:that|which|it)(?: would|['’]d)\b|[,;:]\s|\s+[-–—]\s|[.?!]+$/i,
   clauseSplit: new RegExp(
     `(?:[,;:]\\s*|\\s+(?=and\\s+(?:then\\s+)?(?:I|we)(?:\\b|${A})))`
-    + `(?=(?:(?:and|but|so|then)\\s+)*(?:I\\b|I${A}|we\\b|we${A}|you\\b|could\\b|can\\b|would\\b|will\\b|please\\b|let\\b|let${A}s\\b|don${A}t\\b|remind\\b))`,
+    // A modal opens a new part only as a question to someone ("…, could you …"): "our adjuster, Mark, will ring you" is one.
+    + `(?=(?:(?:and|but|so|then)\\s+)*(?:I\\b|I${A}|we\\b|we${A}|you\\b|(?:could|can|would|will)\\s+(?:you|we|I)\\b|please\\b|let\\b|let${A}s\\b|don${A}t\\b|remind\\b))`,
     'i',
   ),
   courtesies: new RegExp(
     `^(?:let me know if (?:you )?(?:have|need)|be honest|tell you (?:what|the truth)|see you|talk (?:to you )?(?:soon|later)|`
-    + `speak (?:to you )?(?:soon|later)|let you go|leave it there|keep it short|get going|have a (?:good|great|nice)|take care|`
+    + `speak (?:to you )?(?:soon|later)|let you go|leave it there|leave (?:you|it|that|things) (?:to it|be|alone|there|for now|at that)\\b|leave (?:it|that) (?:for|until|till)\\b|keep it short|get going|have a (?:good|great|nice)|take care|`
     + `go (?:with|ahead)|do (?:it|that|this)\\b|see what happens|make it${A}?|(?:talk|speak) (?:to|with) you\\b|`
     // Questions answered in the call itself ("could you tell me your order number?").
     + `tell (?:me|us)\\b|give (?:me|us) (?:your|the) (?:name|number|email|address|details|reference|order number)\\b|`
@@ -142,7 +190,10 @@ export const englishActionWords: ActionWords = {
   ditransitiveVerbs: ['send', 'email', 'e-mail', 'mail', 'give', 'forward', 'show', 'get', 'text', 'message', 'whatsapp', 'pass', 'hand', 'bring', 'drop', 'write'],
   rewrites: [
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
-    { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz)\b/i, replacement: 'call $1' },
+    { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz|bell)\b/i, replacement: 'call $1' },
+    // "shoot you an email", "drop me a text", "flick you a message": the channel is the verb.
+    { pattern: /^(?:shoot|drop|flick|fire|ping) (me|you|him|her|them|us) (?:an? )?(?:quick )?e-?mail\b/i, replacement: 'email $1' },
+    { pattern: /^(?:shoot|drop|flick|fire|ping) (me|you|him|her|them|us) (?:an? )?(?:quick )?(?:text|message)\b/i, replacement: 'text $1' },
     { pattern: /^send (?:it|that|them|this) over\b/i, replacement: 'send it' },
     { pattern: /^leave (?:it|that|this) with (?:me|us)\b/i, replacement: 'sort it' },
     // "Pop it in the post": posting it.
@@ -170,7 +221,7 @@ export const englishActionWords: ActionWords = {
         '\\b(?:meet(?:ing|up)?|appointment|demo|catch[- ]?up|zoom|google meet|teams|calendar invite|invite|conference call|video call|sit down)\\b'
         + '|^(?:schedule|set up|book|arrange|organi[sz]e|plan) (?:a|an|the|another|our|some) (?:\\w+ )?(?:call|chat|session)\\b'
         // A slot in a diary: "book you in with Dr. Lim", "put you in for Friday", "pencil it in" (not "put that in writing").
-        + '|^(?:book|put|pencil|fit|squeeze) (?:\\S+ ){1,3}?in\\b(?! (?:writing|the post|touch)\\b)|\\bin (?:the|your|my|our) (?:diary|calendar)\\b',
+        + '|^(?:book|put|pencil|pop|fit|squeeze) (?:\\S+ ){1,3}?in\\b(?! (?:writing|the post|touch)\\b)|\\bin (?:the|your|my|our) (?:diary|calendar)\\b',
         'i',
       ),
     },
@@ -187,11 +238,34 @@ export const englishActionWords: ActionWords = {
   ],
   meetingNouns: ['conversation', 'call', 'chat', 'slot', ...APPOINTMENT_NOUNS],
   appointmentNouns: APPOINTMENT_NOUNS,
+  bookingVerb: /^(?:book|pencil|lock|schedule|arrange|put)\b/i,
+  visitNouns: [
+    'delivery', 'redelivery', 'repair', 'installation', 'service', 'tune-up', 'tune up', 'inspection', 'survey', 'fitting', 'collection',
+    'replacement', 'safety check', 'check-up', 'measure-up', 'assessment', 'visit',
+  ],
+  meetingIntentNoun: /\b(?:meeting|appointment|session|interview|consultation|conference|demo|zoom|teams|google meet|video call|conference call)\b/i,
   antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'his', 'her', 'this', 'that'],
   notThings: new Set([
     ...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
     'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home',
   ]),
+  laterStepAnaphor: /\b(?<verb>[a-z]+) (?:it|them)(?: all)?(?: (?<particle>up|out|in|back|off|over|down))?\b/gi,
+  ellipticalThing: /\b(?:the|a|an|another) (?:replacement|new one|spare|spare one)(?=$|\s+(?:for|to|by|from|with|on|at|in|today|tomorrow|now)\b)/i,
+  objectAffinities: {
+    sign: ['form', 'slip', 'document', 'contract', 'agreement', 'letter', 'paperwork', 'consent', 'lease', 'declaration', 'application', 'waiver', 'mandate'],
+    pay: ['bill', 'fee', 'invoice', 'balance', 'deposit', 'charge', 'fine', 'excess', 'deductible', 'premium', 'instalment', 'installment', 'payment', 'arrear'],
+    fill: ['form', 'slip', 'application', 'questionnaire', 'survey', 'claim'],
+    complete: ['form', 'application', 'questionnaire', 'survey', 'declaration'],
+    return: ['form', 'slip', 'document', 'contract', 'agreement', 'parcel', 'package', 'item', 'key', 'keys', 'card'],
+    text: ['address', 'detail', 'number', 'photo', 'picture', 'confirmation', 'link', 'code', 'reference'],
+    whatsapp: ['address', 'detail', 'number', 'photo', 'picture', 'confirmation', 'link', 'code', 'reference', 'video'],
+    message: ['address', 'detail', 'number', 'photo', 'picture', 'confirmation', 'link', 'code', 'reference'],
+    send: ['photo', 'picture', 'form', 'document', 'invoice', 'receipt', 'quote', 'estimate', 'confirmation', 'detail', 'link', 'copy', 'certificate', 'statement'],
+    email: ['address', 'detail', 'photo', 'picture', 'confirmation', 'link', 'form', 'invoice', 'receipt', 'quote', 'estimate', 'document', 'certificate'],
+    collect: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
+    pick: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
+    renew: ['prescription', 'policy', 'licence', 'license', 'passport', 'membership', 'subscription'],
+  },
   movedVerbs: ['move', 'moved', 'moving', 'reschedul', 'rebook', 'rearrang', 'push it back', 'bring it forward'],
   numberReference: /\b(?:that|this|the same|the) (?:number|mobile|line)\b/i,
   // Up to three words may name the place ("at our Parkside Road surgery", "at the Corner Café").

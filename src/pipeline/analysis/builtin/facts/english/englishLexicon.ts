@@ -8,6 +8,9 @@ import { englishStatementWords } from './englishStatementWords.js';
 
 const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+const CLOCK_HOURS = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
+/** Counts of minutes said before "past" or "to" ("ten past four", "twenty-five past six"). */
+const CLOCK_MINUTES = `${CLOCK_HOURS}|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty`;
 
 /** The English lexicon: chrono's casual English parser and the tables of this folder. */
 export const englishLexicon: FactLexicon = {
@@ -18,21 +21,28 @@ export const englishLexicon: FactLexicon = {
     // Full weekday names only: chrono reads "sat", "sun" and "wed" as weekdays.
     anchor: new RegExp(`\\b(?:${WEEKDAYS}|${MONTHS}|today|tomorrow|tonight|yesterday|weekend|week|month|year|day|noon|midnight)\\b|\\d`, 'i'),
     timeAnchor: /\b(?:at|by|around|from|until|till)\s+\d{1,2}(?::\d{2})?\b|\d\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|o['’]clock|\bnoon\b|\bmidnight\b/i,
-    pastCue: /\b(?:last|ago|yesterday|previous|past)\b/i,
+    // "past" of a clock time ("ten past four", said without "at") points nowhere back.
+    pastCue: new RegExp(`\\b(?:last|ago|yesterday|previous|past(?!(?<=\\b(?:half|quarter|\\d+|${CLOCK_MINUTES})(?:[\\s-]+(?:${CLOCK_MINUTES}))?(?:\\s+minutes?)?\\s+past)\\s+(?:\\d|${CLOCK_HOURS}|noon|midnight)\\b))\\b`, 'i'),
     vague: /^(?:(?:this|the|next|over the)\s+)?(?:weekend|today|tonight)$/i,
     weekend: /\bweekend\b/i,
     deadlinePrefix: /\b(?:by|before|until|till|no later than)\s+(?:the\s+)?$/i,
     weekdays: WEEKDAYS.split('|'),
     // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
     timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'for'],
-    hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'] },
+    hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'] },
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
     pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
+    // The negated present perfect: "hasn't arrived by the tenth", "if you haven't paid by the 15th".
+    stillOpenBefore: /\b(?:hasn['’]t|haven['’]t|has not|have not|has still not|have still not|still hasn['’]t|still haven['’]t)\s+(?:yet\s+)?(?:been\s+)?$/i,
     relativeAnchors: {
       'the day before': -1, 'the night before': -1, 'the evening before': -1, 'the morning before': -1, 'the week before': -7,
       'the day after': 1, 'the next day': 1, 'the following day': 1, 'the week after': 7, 'the following week': 7,
+      // The day already said ("if the spacer hasn't come in by then", "if he's not up to it that day").
+      'on the day': 0, 'that day': 0, 'that morning': 0, 'that afternoon': 0, 'by then': 0,
     },
     partsOfToday: /^(?:this (?:morning|afternoon|evening)|later (?:today|this (?:morning|afternoon|evening))|tonight)$/i,
+    thisWeekday: /\b(?:this|today)\b/i,
+    morningCue: /\b(?:morning|first thing|breakfast)\b/i,
     dayOffsets: {
       fromToday: { 'the day after tomorrow': 2, 'day after tomorrow': 2, 'a week today': 7, 'a week tomorrow': 8 },
       inWords: ['in', 'in about', 'in another'],
@@ -40,6 +50,11 @@ export const englishLexicon: FactLexicon = {
       unitDays: { day: 1, days: 1, week: 7, weeks: 7, fortnight: 14, fortnights: 14 },
       weekdayJoiners: ['on', 'from', 'after'],
       weekdayThenUnit: ['week', 'fortnight'],
+      endOfWeek: {
+        thisWeek: ['the end of the week', 'the end of this week', 'end of the week', 'end of this week', 'end of week', 'the end of the working week'],
+        nextWeek: ['the end of next week', 'end of next week'],
+        lastWorkingDay: 5,
+      },
     },
     halfPastBefore: ['half'],
   },

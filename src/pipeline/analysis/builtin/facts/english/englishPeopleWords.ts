@@ -12,6 +12,7 @@ export const englishPeopleWords: PeopleWords = {
     'plumber', 'electrician', 'builder', 'locksmith', 'handyman', 'decorator', 'roofer', 'gas engineer', 'heating engineer', 'tech',
     'loss adjuster', 'adjuster', 'assessor', 'surveyor', 'inspector', 'caseworker', 'case worker', 'social worker', 'carer',
     'nurse', 'practice nurse', 'hygienist', 'physio', 'physiotherapist', 'pharmacist', 'vet', 'receptionist', 'teacher', 'driver', 'courier',
+    'crew', 'fitter', 'installer', 'mechanic', 'glazier', 'cleaner', 'gardener',
     'wife', 'husband', 'son', 'daughter', 'brother', 'sister', 'mother', 'father', 'mum', 'mom', 'dad', 'friend',
     'CEO', 'CFO', 'CTO', 'COO', 'owner', 'founder', 'head of sales', 'buyer',
   ],
