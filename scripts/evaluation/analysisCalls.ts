@@ -38,7 +38,7 @@ import type { DiarizedTranscriptInput } from '../../src/pipeline/normalization/d
 
 export type ExpectedOwnerRole = 'USER' | 'CONTACT' | null;
 /** Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`). */
-export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4';
+export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5';
 export type ExpectedSentiment = 'positive' | 'negative' | 'neutral' | 'mixed';
 
 /** The intentMetadata fields a call states; see `metadataFieldChecks` for how each is compared. */
@@ -134,9 +134,10 @@ export interface AnalysisCall {
    * The everyday calls (scripts/evaluation/everyday*.ts): `tune` ones may be read while changing
    * the analyser; `heldout` ones were the held-out set of round 2 (never read while changing the
    * analyser until round 4 opened them for tuning); `unseen` ones are the round 3 held-out set,
-   * written by someone who saw neither the analyser nor the other sets, and `round4` ones the set
-   * written the same way in round 4: these two are never read while changing the analyser, and
-   * the targets are judged on them. Unset: the original calls above.
+   * written by someone who saw neither the analyser nor the other sets, never read while changing
+   * the analyser until round 5 opened them for tuning; `round4` and `round5` ones are the sets
+   * written the same way in rounds 4 and 5, never read while changing the analyser: the targets
+   * are judged on them. Unset: the original calls above.
    */
   everyday?: EverydaySet;
 }

@@ -146,4 +146,17 @@ describe('call types', () => {
     const statusCheck = callOf([['D', "I'm checking on a delivery for our office."], ['S', 'Which order is it?'], ['D', 'Order 7731. Where is it now?'], ['S', 'On the van.']]);
     expect(describeConversation(statusCheck).callType).toBe('inquiry');
   });
+
+  test('a lost card reported is support; a slot found and taken ("the first appointment I have", "could you do …") is scheduling', () => {
+    const lostCard = callOf([
+      ['D', 'I think I lost my wallet on the bus, and my debit card was in it.'], ['S', "Okay, I've cancelled the card, so nobody can use it."],
+      ['D', 'Thank you.'], ['S', "I've also ordered a replacement card."],
+    ]);
+    expect(describeConversation(lostCard).callType).toBe('support');
+    const slot = callOf([
+      ['S', 'The first appointment I have is tomorrow at ten to nine.'], ['D', 'Could you do Thursday week, in the afternoon?'],
+      ['S', 'Thursday week at half two, yes.'], ['D', 'Great, thank you.'],
+    ]);
+    expect(describeConversation(slot).callType).toBe('scheduling');
+  });
 });

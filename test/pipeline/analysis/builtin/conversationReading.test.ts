@@ -309,9 +309,11 @@ describe('round 4: what an action is about and when it is due', () => {
       ['D', "I think it's still in his backpack."],
       ['S', 'It needs to be back by Friday.'],
       ['D', "Okay. I'll sign it tonight and send it in with him tomorrow."],
-    ])).toEqual([{ title: 'Sign the permission slip and send it in with him', intent: 'task', owner: 'USER', due: '2026-11-25' }]);
+    // "him" is the child named before (round 5).
+    ])).toEqual([{ title: 'Sign the permission slip and send it in with Jayden', intent: 'task', owner: 'USER', due: '2026-11-25' }]);
     const paid = factsOf([['S', "There's a fifteen pound fee for the trip, also due Friday."], ['D', "Fifteen pounds, got it. I'll pay it on the portal by Friday."]]);
-    expect(itemTitled(paid, /^Pay the fee on the portal$/)).toMatchObject({ dueDate: '2026-11-27', description: expect.stringMatching(/\(Fifteen pounds\)$/) });
+    // Round 5: what the fee is for comes with it.
+    expect(itemTitled(paid, /^Pay the fee for the trip on the portal$/)).toMatchObject({ dueDate: '2026-11-27', description: expect.stringMatching(/\(Fifteen pounds\)$/) });
   });
 
   test('a visit booked in a window is a task to plan around; an appointment named with its time is a meeting', () => {
@@ -421,5 +423,107 @@ describe('round 4: offers, things named elsewhere, people not on the call', () =
   test('"someone will call you", "one of our engineers will ring you": a third party\'s action, no owner', () => {
     expect(item([['S', 'Someone will call you tomorrow to book it in.'], ['D', 'Okay.']])).toEqual([{ title: 'Call Diane to book it in', intent: 'call', owner: null, due: '2026-11-25' }]);
     expect(item([['S', 'One of our engineers will ring you tomorrow.'], ['D', 'Okay.']]).map((found) => found.owner)).toEqual([null]);
+  });
+});
+
+describe('round 5: bookings made on the line, people and things pointed back to, days and times', () => {
+  const item = (turns: Turn[]) => factsOf(turns).actionItems.map((found) => ({ title: found.title, intent: found.intent, owner: found.ownerRole, due: found.dueDate }));
+  const proposedAt = (turns: Turn[]) => factsOf(turns).actionItems.map((found) => (found.intentMetadata as { proposedAt?: string } | null)?.proposedAt ?? null);
+
+  test('a booking made during the call ("I\'ve booked you in", "you\'re booked in", "that\'s a table for …") is an appointment', () => {
+    expect(item([['S', "I've booked you in for Friday at ten with Dr Shah."], ['D', 'Thank you.']]))
+      .toEqual([{ title: 'Book Diane in with Dr Shah', intent: 'meeting', owner: 'CONTACT', due: '2026-11-27' }]);
+    expect(item([['S', "Right, I've put you down for Monday at nine."]])).toEqual([{ title: 'Put Diane down', intent: 'meeting', owner: 'CONTACT', due: '2026-11-30' }]);
+    expect(item([['S', "You're all booked in for Thursday at half two."]]).map((found) => [found.intent, found.due])).toEqual([['meeting', '2026-11-26']]);
+    expect(item([['S', "I've got you down for Thursday at three."]]).map((found) => [found.intent, found.due])).toEqual([['meeting', '2026-11-26']]);
+    expect(item([['S', "Perfect. So that's a table for eight next Friday at seven thirty, under Diane."]]))
+      .toEqual([{ title: 'Book a table for eight', intent: 'meeting', owner: 'CONTACT', due: '2026-12-04' }]);
+    // Something done to a thing, or a move of one's own, is no booking.
+    expect(factsOf([['S', "I've put the disputed part on hold."], ['D', "I've just moved into a house in Lane Cove."]]).actionItems).toEqual([]);
+  });
+
+  test('a thing put in somewhere is no slot in a diary: "put it in her book bag" stays a task', () => {
+    expect(item([['D', "Yes, I'll put the form in her book bag for Thursday."]])).toEqual([{ title: 'Put the form in her book bag', intent: 'task', owner: 'USER', due: '2026-11-26' }]);
+    expect(item([['S', "I'll pop you in the afternoon list on Thursday at two."]]).map((found) => found.intent)).toEqual(['meeting']);
+  });
+
+  test('"her" or "him" done to is the person named last before ("Ellie\'s mum", "but Ruby\'s not well"); a titled professional is not', () => {
+    expect(item([
+      ['S', "Hello, is that Ellie's mum? Ellie's been sick in class, so she'll need to go home."],
+      ['D', "Oh, poor thing. I'll come and get her now."],
+    ])).toEqual([{ title: 'Come and get Ellie', intent: 'task', owner: 'USER', due: '2026-11-24' }]);
+    expect(item([
+      ['S', "Nothing to panic about, but Ruby's not feeling well this morning."],
+      ['D', "Um, my partner's got the car today, so I'll come and get her by half eleven."],
+    ])).toEqual([{ title: 'Come and get Ruby', intent: 'task', owner: 'USER', due: '2026-11-24' }]);
+    // "Um, my partner" names no partner called Um; "Dr. Patel" is not whom "her" stands for.
+    expect(titles(factsOf([['S', 'Dr. Patel can see your mum on Tuesday.'], ['S', "I'll move her to Tuesday at two thirty with Dr. Patel, then."]])))
+      .toEqual(['Move her with Dr. Patel']);
+  });
+
+  test('"we have to move your filling" is the speaker\'s side; the booking that follows is that move', () => {
+    expect(item([
+      ['S', 'Dr Kearney is off sick, so we have to move your filling tomorrow.'],
+      ['D', 'Could you do a week on Monday, in the afternoon?'],
+      ['S', 'A week on Monday, I have quarter past three.'],
+      ['D', 'Quarter past three, yes, that works.'],
+      ['S', "Grand, I'll move you to a week on Monday at quarter past three with Dr Kearney, then."],
+    ])).toEqual([{ title: "Move Diane's filling", intent: 'meeting', owner: 'CONTACT', due: '2026-12-07' }]);
+  });
+
+  test('office work promised ("I\'ll fax a refill request over") is an action; "pay it" after "a payment link" is not the link', () => {
+    expect(item([['S', "Okay. I'll fax a refill request over to Dr. Patel's office tonight."]])).toEqual([{ title: "Fax a refill request over to Dr. Patel's office", intent: 'task', owner: 'CONTACT', due: '2026-11-24' }]);
+    expect(titles(factsOf([
+      ['S', 'For groups of eight we do take a deposit of twenty pounds a head.'],
+      ['S', "I'll text you a payment link right after we hang up. Could you pay it by Wednesday?"],
+    ]))).toContain('Pay the deposit');
+  });
+
+  test('"in the morning" with no day is tomorrow; a time after its day needs no "at"; a time before "Thursday week" stays', () => {
+    expect(item([['S', "I'll ring you back in the morning."]])).toEqual([{ title: 'Call Diane back', intent: 'call', owner: 'CONTACT', due: '2026-11-25' }]);
+    expect(proposedAt([['S', "I've booked you in for Thursday, half eight."]])).toEqual(['2026-11-26T08:30:00+00:00']);
+    expect(proposedAt([['S', "I'll book you in for tomorrow, ten thirty."]])).toEqual(['2026-11-25T10:30:00+00:00']);
+    expect(proposedAt([['S', "Lovely, I'll book you in with Dr Bhatt for half two on Thursday week, then."]])).toEqual(['2026-12-03T14:30:00+00:00']);
+    expect(proposedAt([['S', "I'll put Pepper down for a dental on Thursday, drop-off at eight thirty."]])).toEqual(['2026-11-26T08:30:00+00:00']);
+    // "at seven thirty in the morning" only says which seven thirty: no day.
+    expect(findDateMentions('Drop-off would be at seven thirty in the morning.', clock, lexicon.dates).map((mention) => mention.date)).toEqual([null]);
+  });
+
+  test('a time said alone, with no other day just before, is on the call\'s day; "I\'ll go to the branch" is an errand', () => {
+    expect(item([['D', "Okay, I'll go to the branch tomorrow morning."]])).toEqual([{ title: 'Go to the branch', intent: 'task', owner: 'USER', due: '2026-11-25' }]);
+    // Another day said just before may be the one meant: no due date is guessed.
+    expect(item([['S', 'Your pickup is Friday.'], ['D', "Great, I'll collect the parcel at four."]]).map((found) => found.due)).toEqual([null]);
+    expect(item([['D', 'My partner has the car today.'], ['D', "I'll collect the parcel at four."]]).map((found) => found.due)).toEqual(['2026-11-24']);
+  });
+
+  test('"pay it" after "the money for the Science Museum trip" says which money', () => {
+    expect(titles(factsOf([
+      ['S', "While I've got you, we haven't had the money for the Science Museum trip yet. It's fourteen pounds."],
+      ['D', "Oh, I completely forgot about that. I'll pay it on the app tonight."],
+    ]))).toEqual(['Pay the money for the Science Museum trip on the app']);
+  });
+
+  test('"I\'ll have a look" says nothing to act on; "I\'ll have a look at the brakes" does', () => {
+    expect(factsOf([['S', "Bring it in and I'll have a look."], ['D', 'Great.']]).actionItems).toEqual([]);
+    expect(titles(factsOf([['S', "I'll have a look at the brakes."]]))).toEqual(['Have a look at the brakes']);
+  });
+
+  test('a request answered by a reply that opens by accepting it is one action, titled by the promise', () => {
+    expect(item([
+      ['S', 'Could you pop in and see the nurse for a peak flow reading before then?'],
+      ['D', "Yes, I can do that. I'll come in for the peak flow on Monday morning, before work."],
+    ])).toEqual([{ title: 'Come in for the peak flow', intent: 'task', owner: 'USER', due: '2026-11-30' }]);
+    // A promise pointing back ("that text") keeps the request's words.
+    expect(titles(factsOf([['D', "Could you text me something to confirm the card's cancelled?"], ['S', "Of course, I'll send you that text in the next few minutes."]])))
+      .toEqual(["Text Diane something to confirm the card's cancelled"]);
+  });
+
+  test('"that afternoon" counts from the day talked about, not from "this morning" nor from "the night before"', () => {
+    const facts = factsOf([
+      ['S', "I'll put Pepper down for a dental the day after tomorrow, drop-off at eight thirty."],
+      ['S', "She'll need to fast the night before. I'll email you the instructions this morning."],
+      ['S', 'Dr. Ramirez will give you a call that afternoon, once Pepper is awake.'],
+    ]);
+    expect(itemTitled(facts, /^Call Diane/).dueDate).toBe('2026-11-26');
   });
 });

@@ -19,6 +19,9 @@ const callTypeCues: Record<Exclude<CallType, 'voicemail' | 'other'>, readonly Cu
   support: [
     { pattern: /\b(?:not working|doesn't work|won't (?:start|load|connect|turn on)|error (?:message|code)|troubleshoot\w*|reset (?:your|my|the) password|support ticket|tech(?:nical)? support|help desk)\b/, weight: 2 },
     { pattern: /\b(?:account|login|log in|password|install\w*|update|restart|reboot|settings|crash\w*|bug|ticket|fix|error)\b/, weight: 1 },
+    // Everyday troubles reported for the other side to sort: a lost or stolen card, a fault, a leak.
+    { pattern: /\b(?:(?:lost|stolen|snapped|broken) (?:my |his |her |the )?(?:wallet|purse|card|debit card|credit card|phone|keys)|(?:cancel|block|freeze|lock)(?:ed)? (?:the|your|my|that) card|report(?:ing)? (?:a|the) (?:leak|fault|problem)|(?:has|have) stopped working|isn't working|not working properly)\b/, weight: 2 },
+    { pattern: /\b(?:fraud|leak\w*|fault\w*|replacement card|cancel(?:l)?ed)\b/, weight: 1 },
   ],
   negotiation: [
     { pattern: /\b(?:discount|counter ?offer|meet (?:you )?(?:halfway|in the middle)|best price|lower the price|negotiat\w*|(?:the|your|our) terms)\b/, weight: 2 },
@@ -34,6 +37,8 @@ const callTypeCues: Record<Exclude<CallType, 'voicemail' | 'other'>, readonly Cu
     { pattern: /\b(?:reschedule|book (?:an|a) (?:appointment|slot|meeting)|make an appointment|(?:what|which) time works|are you (?:free|available)|calendar invite|move (?:the|our) (?:meeting|appointment))\b/, weight: 2 },
     // Offering and taking a slot: "I'll book you in", "how does Tuesday at 3 look for you?", "Tuesday at 3 works for me".
     { pattern: /\b(?:(?:book|put|pencil|fit) (?:you|him|her|them|it) in|move (?:it|this|that) to|how does \w+(?: \w+){0,4} look|works for (?:me|us|you)|is there anything (?:on|next|later|free|else on))\b/, weight: 2 },
+    // A slot found and taken: "the first appointment I have is …", "I had a cancellation", "could you do Thursday?", "I've booked you in".
+    { pattern: /\b(?:(?:first|next|earliest) (?:routine )?(?:appointment|slot|opening|availability)|had a cancellation|(?:i've|we've) (?:booked|put|pencilled|moved) (?:you|him|her|them)|(?:could|can) you do (?:\w+ )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|a week|the|next|half|quarter|\d)|(?:you're|you are) (?:all )?booked)\b/, weight: 2 },
     { pattern: /\b(?:schedule|appointment|available|availability|calendar|diary|slot|meeting|booked|invite)\b/, weight: 1 },
   ],
   follow_up: [

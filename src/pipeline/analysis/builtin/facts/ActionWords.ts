@@ -117,6 +117,21 @@ export interface ActionWords {
   courtesies: RegExp;
   /** Words opening a noun phrase: a name between a ditransitive verb and one is the recipient ("send Mark *the* figures"). */
   determiners: readonly string[];
+  /**
+   * A pronoun standing for a third person as the object of an action ("come and get *her*",
+   * "pick *him* up"), and what may follow it there (a particle or a preposition, not a noun: "her
+   * book bag" is possessive): such a pronoun is the person named last before, when one was.
+   */
+  personObject: RegExp;
+  /**
+   * "We have to move your filling": a "we" that must do something to the other party's thing is
+   * the speaker's side (the practice, the shop), not both parties: the speaker's action.
+   */
+  exclusiveWe: RegExp;
+  /** A name said with a title ("Dr. Patel", "Mrs Daly"): a professional talked about, not whom "her" or "him" stands for. */
+  personTitle: RegExp;
+  /** Capitalised words that are no one's name ("Monday", "Um", "Okay"): not whom "her" or "him" stands for. */
+  notNames: readonly string[];
   /** Verbs taking the recipient first ("send you the contract" → "send the contract to Sheila"). */
   ditransitiveVerbs: readonly string[];
   /** Rewrites applied to a clause before it is checked and titled ("give you a call" → "call you"; `$1` is a group). */
@@ -139,6 +154,11 @@ export interface ActionWords {
   visitNouns: readonly string[];
   /** A clause that books or holds a slot ("book", "pencil in", "lock in"): with a window, a visit. */
   bookingVerb: RegExp;
+  /**
+   * A thing reserved for a day and a time ("book a table for eight next Friday at seven thirty"):
+   * with its time said, an appointment, whatever the thing.
+   */
+  reservedThing: RegExp;
   /** Words that open a noun phrase "it" can stand for ("the", "your", "this"). */
   antecedentDeterminers: readonly string[];
   /** Heads of noun phrases that name people, teams, places or times rather than a thing to be paid, signed or sent. */

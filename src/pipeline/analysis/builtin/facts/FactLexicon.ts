@@ -46,6 +46,11 @@ export interface DateWords {
   /** Words before a time said in words ("*at* ten fifteen"): only after one are number words read as a time. */
   timePrepositions: readonly string[];
   /**
+   * Day words a time said in words may follow with no preposition ("Thursday, half eight",
+   * "tomorrow ten thirty"); the weekdays count too.
+   */
+  daysBeforeTime: readonly string[];
+  /**
    * "half" and "quarter" of "half past ten", in minutes; "past" (after the hour) and "to" (before
    * it); `minuteUnits`, the word that may follow a count of minutes said before "past" or "to"
    * ("ten (minutes) past four", "twenty to six").
@@ -65,6 +70,11 @@ export interface DateWords {
   /** Parts of the call's own day ("this afternoon", "tonight"): the call's date, no time. */
   partsOfToday: RegExp;
   /** Said with a bare hour, it keeps the hour in the morning ("tomorrow *morning* at seven thirty" is 07:30, not 19:30). */
+  /**
+   * "In the morning" said with no day ("I'll ring you back in the morning"): the next morning,
+   * tomorrow, as a person hearing it on the phone takes it.
+   */
+  nextMorning: RegExp;
   morningCue: RegExp;
   /** A weekday said as this week's ("*this* Wednesday"): said on that weekday, it may be today; said alone, it is the coming one. */
   thisWeekday: RegExp;

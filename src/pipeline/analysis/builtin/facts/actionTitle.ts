@@ -31,7 +31,8 @@ export function actionTitle(clause: string, removable: readonly string[], target
   // A clause cut off after a determiner ("I'll send you the", where a segment ended mid-sentence)
   // has no object: without the dangling word it reads "send you", not "send the to Sheila". A
   // closing "that" or "this" is no such word but the object ("send that right after the call").
-  const danglingDeterminer = new RegExp(`(?:\\s+(?:${anyOfWords(words.determiners.filter((word) => !words.anaphors.includes(word)))}))+[\\s.,;:?!]*$`, 'i');
+  // Nor is a closing "her" ("come and get her"): an object pronoun, not a determiner.
+  const danglingDeterminer = new RegExp(`(?:\\s+(?:${anyOfWords(words.determiners.filter((word) => !words.anaphors.includes(word) && !words.personObject.test(`x ${word}`)))}))+[\\s.,;:?!]*$`, 'i');
   const action = (end && end.index > 0 ? clause.slice(0, end.index) : clause).replace(danglingDeterminer, '');
   const prepositions = anyOfWords(words.datePrepositions);
   // A date said with its preposition ("on Thursday") takes no other one with it ("pop in on Thursday" keeps "in").

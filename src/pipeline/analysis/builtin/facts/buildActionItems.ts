@@ -49,6 +49,7 @@ export function buildActionItems(
         ...objectWordsOf(titleAsSaid, words),
         // Whether "it" is still in the title once its antecedent was looked for.
         pointsBack: objectWordsOf(action.item.title, words).pointsBack,
+        acceptsTurnAt: acceptedTurn(facts, call, words),
       });
     }
   }
@@ -67,7 +68,9 @@ interface ActionContext {
 function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, context: ActionContext): FoundAction & { titleAsSaid: string } {
   const { facts, parties, words } = context;
   const addressee = parties.other(speaker.speakerId);
-  const owner = cue.kind === 'commitment' || cue.kind === 'selfReminder' ? speaker : cue.kind === 'request' ? addressee : null;
+  // "We have to move your filling": the speaker's side, not both parties.
+  const kind = cue.kind === 'joint' && words.exclusiveWe.test(cue.part.text) ? 'commitment' : cue.kind;
+  const owner = kind === 'commitment' || kind === 'selfReminder' ? speaker : kind === 'request' ? addressee : null;
   const said = dateOf(cue, facts.dates, cuesInSentence, facts.sentence.text, words);
   const listed = cue.kind === 'selfReminder' ? 'reminder' : words.intents.find((row) => row.pattern.test(cue.clause))?.intent ?? 'task';
   // "I'll move her to Tuesday at 2:30", "I'll put Biscuit down for Thursday at 5:30": a day and a
@@ -79,13 +82,13 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const slotted = !window && listed === 'task' && (cue.kind === 'commitment' || cue.kind === 'joint') && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
   // "I'll reserve the family room for Walter's birthday visit on Sunday at eleven": an
   // appointment named with its day and time is a meeting, whatever is done to set it up.
-  const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime) && appointmentNounIn(cue.clause, words);
+  const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime) && (appointmentNounIn(cue.clause, words) || words.reservedThing.test(cue.clause));
   const intent = slotted || appointmentAtATime ? 'meeting' : listed === 'meeting' && window && !words.meetingIntentNoun.test(cue.clause) ? 'task' : listed;
   // "We should meet up" … "The 15th at noon?": a meeting takes the time agreed in the next turns.
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
   const when = agreed?.when ?? said;
   const dueToday = words.immediacy.test(cue.part.text) || words.laterToday.test(cue.part.text);
-  const dueDate = when?.date ?? (dueToday ? context.callDate : null)
+  const dueDate = when?.date ?? (dueToday || isTodayByTheClock(cue, facts, context.call, context.callDate) ? context.callDate : null)
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null);
   // "right after we hang up", "by end of day" say when, like a date: the due date carries it, the title need not.
   const immediately = (words.immediacy.exec(cue.clause) ?? words.laterToday.exec(cue.clause))?.[0];
@@ -107,10 +110,10 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const booked = intent === 'meeting' && !slotted && words.slotVerbs.test(cue.clause);
   // "I'll book the tech for Tuesday, between noon and four": a visit in a window, titled by the job it is for.
   const visitBooked = intent === 'task' && Boolean(window) && words.bookingVerb.test(cue.clause);
-  const title = withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
+  const title = withPersonNamed(withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
     : booked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.meetingNouns, words.appointmentNouns)
       : visitBooked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.visitNouns, words.visitNouns)
-        : withAntecedent(titleAsSaid, facts, context.call, words), context.call);
+        : withAntecedent(titleAsSaid, facts, context.call, words), context.call), facts, context.call, parties, words);
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const item: AnalysisActionItem = {
@@ -126,7 +129,22 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
       metadata: context.metadata, words,
     }),
   };
-  return { item, kind: cue.kind, speakerId: speaker.speakerId, titleAsSaid };
+  return { item, kind, speakerId: speaker.speakerId, titleAsSaid };
+}
+
+/** Sentences looked back over for a day a time said alone may be on ("Thursday, then?" … "I'll be there by ten"). */
+const DAY_FOR_A_TIME_LOOK_BACK = 3;
+
+/**
+ * "I'll come and get her by half eleven": a time said with no day, and no other day said just
+ * before, is on the call's day.
+ */
+function isTodayByTheClock(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], callDate: string): boolean {
+  const inPart = (mention: DateMention) => mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length;
+  if (!facts.dates.some((mention) => inPart(mention) && mention.date === null && mention.time !== null)) return false;
+  const at = call.indexOf(facts);
+  // "Today" said before ("my partner's got the car today") is the same day.
+  return !call.slice(Math.max(0, at - DAY_FOR_A_TIME_LOOK_BACK), at + 1).some((earlier) => earlier.dates.some((mention) => mention.date !== null && mention.date !== callDate));
 }
 
 /**
@@ -162,6 +180,13 @@ function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: read
   // The call's first two turns: the answer to the phone and why the caller rang.
   const opensTheCall = (turnsOf(call).get(facts.sentence.segmentIndex) ?? 0) <= 1;
   return opensTheCall || turn.some((other) => other.sentence.isQuestion);
+}
+
+/** The last segment of the other speaker's turn just before `facts`'s turn, when `facts`'s turn opens by accepting (see `ActionWords.acceptance`); else null. */
+function acceptedTurn(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): number | null {
+  const opening = turnAround(facts, call)[0]!;
+  const before = call[call.indexOf(opening) - 1];
+  return before && words.acceptance.test(opening.sentence.text) ? before.sentence.segmentIndex : null;
 }
 
 /** The sentences of the speaker's turn that holds `facts` (until the speaker changes, either way). */
@@ -270,6 +295,44 @@ function withRoles(title: string, call: readonly SentenceFacts[]): string {
   return text;
 }
 
+/** Sentences looked back over for the person "her" or "him" stands for. */
+const PERSON_LOOK_BACK = 12;
+
+/**
+ * "I'll come and get her now" after "is that Ellie's mum?" → "Come and get Ellie": a third person
+ * the action is done to, said as a pronoun, is the one the call named last in the sentences before
+ * (a speaker is no third person: their own pronouns are "me" and "you"). As said when none was named.
+ */
+function withPersonNamed(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], parties: CallParties, words: ActionWords): string {
+  if (!words.personObject.test(title)) return title;
+  const speakerWords = new Set(parties.speakers.flatMap((speaker) => speaker.displayName.toLowerCase().split(/\s+/)));
+  const notNames = new Set(words.notNames.map((word) => word.toLowerCase()));
+  const isParty = (name: string) => name.toLowerCase().split(/\s+/).some((word) => speakerWords.has(word));
+  const at = call.indexOf(facts);
+  // Someone named with a title ("Dr. Patel", "Mrs Daly") is a professional the call talks about,
+  // seldom the one picked up or brought in ("move her to Tuesday with Dr. Patel": the patient).
+  const named = call.slice(Math.max(0, at - PERSON_LOOK_BACK), at).flatMap((earlier) => namesIn(earlier, words))
+    .filter((name) => !isParty(name) && !words.personTitle.test(name) && !notNames.has(name.toLowerCase())).at(-1);
+  return named ? title.replace(words.personObject, named) : title;
+}
+
+/**
+ * The people a sentence names, in the order said: its third parties, and a capitalised word
+ * said with "'s" ("Ruby's not feeling well", "Ellie's mum"), which only a name is mid-sentence
+ * or at its start (a title before it makes it a professional's: "Dr. Patel's office").
+ */
+function namesIn(facts: SentenceFacts, words: ActionWords): string[] {
+  const notNames = new Set(words.notNames.map((word) => word.toLowerCase()));
+  const text = facts.sentence.text;
+  // After a lower-case word: not at the sentence's start, where any word is capitalised ("What's
+  // happened?"), nor inside a longer proper name ("St Aidan's", "Dr. Patel's office").
+  const possessives = [...text.matchAll(/(?<=(?:^|\s)\p{Ll}+,?\s)(\p{Lu}\p{Ll}+)['’]s\b/gu)]
+    .filter((match) => !notNames.has(match[1]!.toLowerCase()))
+    .map((match) => ({ name: match[1]!, index: match.index }));
+  const mentions = facts.names.map((mention) => ({ name: mention.name, index: text.indexOf(mention.name) }));
+  return [...mentions, ...possessives].sort((first, second) => first.index - second.index).map((mention) => mention.name);
+}
+
 /** Sentences looked back over for what "it" stands for. */
 const ANTECEDENT_LOOK_BACK = 5;
 /** Sentences looked back over for a thing the action's verb is typically done to ("pay it": a fee, a bill): such a noun is a surer antecedent. */
@@ -371,12 +434,30 @@ function withAmountSaidBefore(titleAsSaid: string, facts: SentenceFacts, call: r
   return said ? `${sentence} (${said.text})` : sentence;
 }
 
-/** The noun phrases of a sentence that end in (or run on past) one of the `typical` nouns, cut after it ("your prescription is ready" → `prescription`). */
+/**
+ * The noun phrases of a sentence that end in (or run on past) one of the `typical` nouns, cut after
+ * it ("your prescription is ready" → `prescription`); not where the noun only qualifies the next
+ * one ("a payment link" is a link, not a payment to make).
+ */
 function typicalThingsNamed(facts: SentenceFacts, words: ActionWords, typical: readonly string[], plural = false): string[][] {
   const isTypical = (word: string) => typical.includes(word) || typical.includes(keyOf(word));
   return thingsNamed(facts, words, plural, typical)
+    .filter((phrase) => {
+      const next = phrase[phrase.findIndex(isTypical) + 1];
+      return next === undefined || !isContentWord(next) || words.notThings.has(next);
+    })
     .map((phrase) => phrase.slice(0, phrase.findIndex(isTypical) + 1))
-    .filter((phrase) => phrase.length > 0);
+    .filter((phrase) => phrase.length > 0)
+    .map((phrase) => [...phrase, ...whatItIsFor(phrase, facts.sentence.text)]);
+}
+
+/**
+ * "the money for the Science Museum trip": what a thing said is for, as said after it (a
+ * determiner and up to three words), so "pay it" says which money; empty when nothing follows.
+ */
+function whatItIsFor(phrase: readonly string[], sentence: string): string[] {
+  const said = new RegExp(`\\b${phrase.map(escapeRegExp).join('\\s+')}\\s+(for\\s+(?:the|a|an|his|her|their|your|my|our)(?:\\s+[\\p{L}'’-]+){1,3}?)(?=[.,;:!?]|\\s+(?:yet|now|too|today|tomorrow|by|on|and|but|so|please)\\b|$)`, 'iu').exec(sentence);
+  return said ? said[1]!.split(/\s+/) : [];
 }
 
 /** How often the call says each word (by its key: "photos" counts as "photo"), counted once per call. */

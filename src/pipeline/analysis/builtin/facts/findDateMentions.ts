@@ -80,9 +80,19 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
   for (const offset of dayOffsetDates(written.text, words, numbers, today)) {
     const overlapping = found.filter((candidate) => candidate.start < offset.end && offset.start < candidate.end);
     for (const mention of overlapping) found.splice(found.indexOf(mention), 1);
-    // "the day after tomorrow at ten": chrono's reading carried the time; the offset keeps it.
-    const timed = overlapping.find((mention) => mention.clock.hour !== undefined && mention.end > offset.end);
-    found.push(timed ? { ...offset, end: timed.end, clock: { ...offset.clock, hour: timed.clock.hour, minute: timed.clock.minute } } : offset);
+    // "the day after tomorrow at ten", "half two on Thursday week": chrono's reading carried the
+    // time, said after the offset or before it; the offset keeps it.
+    const timed = overlapping.find((mention) => mention.clock.hour !== undefined && (mention.end > offset.end || mention.start < offset.start));
+    found.push(timed ? {
+      ...offset, start: Math.min(offset.start, timed.start), end: Math.max(offset.end, timed.end),
+      clock: { ...offset.clock, hour: timed.clock.hour, minute: timed.clock.minute },
+    } : offset);
+  }
+  // "I'll ring you back in the morning": with no day said, the next morning ("at seven thirty in
+  // the morning" only says which seven thirty).
+  const nextMorning = words.nextMorning.exec(written.text);
+  if (nextMorning && !isPast && !found.some((mention) => mention.hasDay || mention.clock.hour !== undefined)) {
+    found.push({ start: nextMorning.index, end: nextMorning.index + nextMorning[0].length, clock: { ...today, ...daysAfter(today, 1) }, hasDay: true, certainDate: true });
   }
   const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
   const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words, earlierDay ? wallClockOfDay(earlierDay) : undefined);
@@ -128,9 +138,22 @@ export function findCallDateMentions(sentences: readonly string[], clock: CallCl
   return sentences.map((sentence, at) => {
     const earlierDay = last && at - last.at <= RELATIVE_ANCHOR_LOOK_BACK ? last.date : undefined;
     const mentions = findDateMentions(sentence, clock, words, numbers, earlierDay);
-    // "Today" and "the weekend" fix no day a later "the day before" is counted from.
-    const day = mentions.filter((mention) => mention.date !== null && !mention.isVague).at(-1)?.date;
+    // "Today", "this morning" and "the weekend" fix no day a later "the day before" or "that
+    // afternoon" is counted from: those point back to a day talked about; so does a day itself
+    // counted from another ("fast the night before" … "a call that afternoon": the appointment's).
+    const relative = Object.keys(words.relativeAnchors);
+    // "The day after tomorrow" is counted from today, not from a day talked about.
+    const fixedOffsets = Object.keys(words.dayOffsets.fromToday);
+    const isRelative = (mention: DateMention) => {
+      const said = fixedOffsets.reduce((text, phrase) => text.replace(phrase, ' '), mention.text.toLowerCase());
+      return relative.some((phrase) => said.includes(phrase));
+    };
+    const anchors = mentions.filter((mention) => mention.date !== null && !mention.isVague && !words.partsOfToday.test(mention.text.trim()));
+    const day = anchors.filter((mention) => !isRelative(mention)).at(-1)?.date;
     if (day) last = { date: day, at };
+    // "Save time on the day", "fast the night before": the day talked about, said again or
+    // counted from, stays the one to count from.
+    else if (last && anchors.some((mention) => mention.date === last!.date || isRelative(mention))) last = { ...last, at };
     return mentions;
   });
 }

@@ -24,6 +24,11 @@ export interface PlacedAction extends FoundAction {
   generic: boolean;
   /** The object opens with a word pointing back ("text *it* to this number"): another title of the same action may say what it is. */
   pointsBack: boolean;
+  /**
+   * Said in a turn that opens by accepting what the other party just asked ("Yes, I can do that.
+   * I'll come in for the peak flow on Monday"): the segment of the turn answered, else null.
+   */
+  acceptsTurnAt: number | null;
 }
 
 /**
@@ -55,7 +60,8 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  * The actions of a call with the ones that are one merged, in call order:
  * 1. the same owner, verb and object said twice ("send the contract" … "send the contract");
  * 2. a request answered by its owner's promise within {@link ANSWER_WINDOW_SEGMENTS}, with the
- *    same verb or object, or one of them saying nothing of its object ("can you fix it?" … "I'll
+ *    same verb or object, or in the reply that opens by accepting it ("could you pop in and see
+ *    the nurse?" … "Yes, I can do that. I'll come in on Monday"), or one of them saying nothing of its object ("can you fix it?" … "I'll
  *    replace the router"; "could you check the boiler pressure?" … "leave it with me, I'll sort
  *    it today"), and no other channel ("Could you call me back?" … "I'll call you back
  *    before five"; "send me a confirmation" … "I'll email the confirmation");
@@ -64,6 +70,9 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  * 4. an action with a generic verb whose object points back ("send them to the repairs
  *    address", "put that in writing") joins the nearest action of its owner within
  *    {@link ANAPHORA_WINDOW_SEGMENTS}.
+ * 5. a task followed by a meeting of its owner with the same verb ("we have to move your
+ *    filling" … "I'll move you to Monday at three") within {@link SPELLED_OUT_WINDOW_SEGMENTS}
+ *    joins it: the meeting is that action, put in the diary (titled by the saying naming more).
  * Then an action whose title says nothing after its verb ("Get it sorted", "Move it") is dropped
  * unless a due date makes it concrete ("sign it by Monday"): no reader could act on it.
  */
@@ -80,11 +89,15 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     if (request.kind !== 'request' || merged.has(request)) continue;
     const answer = actions.find((candidate) => candidate.kind === 'commitment' && !merged.has(candidate) && sameOwner(candidate, request)
       && candidate.segmentIndex > request.segmentIndex && candidate.segmentIndex - request.segmentIndex <= ANSWER_WINDOW_SEGMENTS
-      && (candidate.verb === request.verb || sharesObject(candidate, request) || saysNothing(request) || saysNothing(candidate)) && sameChannel(candidate, request));
+      && (candidate.verb === request.verb || sharesObject(candidate, request) || saysNothing(request) || saysNothing(candidate) || answersRightAway(candidate, request))
+      && sameChannel(candidate, request));
     if (!answer) continue;
     mergeInto(request, answer);
     // "Just text it to this number" … "I'll text you the address": the answer says what "it" is.
-    if (saysNothing(request) || (request.pointsBack && !answer.pointsBack && !saysNothing(answer))) request.item.title = answer.item.title;
+    // "Could you pop in and see the nurse?" … "Yes. I'll come in for the peak flow": the promise says what will be done.
+    const onlyAccepted = answer.verb !== request.verb && !sharesObject(answer, request) && !saysNothing(answer) && !answer.pointsBack
+      && answersRightAway(answer, request);
+    if (saysNothing(request) || onlyAccepted || (request.pointsBack && !answer.pointsBack && !saysNothing(answer))) request.item.title = answer.item.title;
     // The owner promised what was asked: it is their commitment now.
     request.kind = 'commitment';
     request.speakerId = answer.speakerId;
@@ -97,6 +110,20 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     if (!spelledOut) continue;
     // The later action says how and when: its due date and title stand.
     mergeInto(spelledOut, action);
+    merged.add(action);
+  }
+  for (const action of actions) {
+    if (action.item.intent !== 'task' || merged.has(action)) continue;
+    // "We have to move your filling" … "I'll move you to a week on Monday at quarter past three":
+    // the same move of one owner, put in the diary later: the booking's day and title stand.
+    const booked = actions.find((candidate) => candidate.item.intent === 'meeting' && !merged.has(candidate) && sameOwner(candidate, action)
+      && candidate.verb === action.verb && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
+    if (!booked) continue;
+    mergeInto(booked, action);
+    // The first saying names what is moved ("Move Niamh's filling"), the booking only whom: a
+    // thing (a word said in lower case) the booking's title lacks.
+    const thingsOf = (title: string) => title.split(/\s+/).slice(1).filter((word) => /^\p{Ll}/u.test(word));
+    if (action.objectWords.some((word) => thingsOf(action.item.title).includes(word) && !booked.objectWords.includes(word))) booked.item.title = action.item.title;
     merged.add(action);
   }
   const remaining = actions.filter((action) => !merged.has(action));
@@ -116,6 +143,8 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
 }
 
 const saysNothing = (action: PlacedAction) => action.objectWords.length === 0;
+/** "Could you pop in and see the nurse?" – "Yes, I can do that. I'll come in on Monday": the promise in the accepting reply is the request's. */
+const answersRightAway = (answer: PlacedAction, request: PlacedAction) => answer.acceptsTurnAt !== null && answer.acceptsTurnAt === request.segmentIndex;
 const sameOwner = (first: PlacedAction, second: PlacedAction) => first.item.ownerSpeakerId === second.item.ownerSpeakerId;
 /** Neither says a different way of doing it ("ask Nationwide … email me" is not "ring Nationwide"): a `task` says none. */
 const sameChannel = (first: PlacedAction, second: PlacedAction) =>

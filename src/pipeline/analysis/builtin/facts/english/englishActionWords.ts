@@ -28,6 +28,12 @@ const APPOINTMENT_NOUNS = [
   'checkup', 'recheck', 'review', 'hearing test', 'eye test', 'inspection', 'viewing', 'fitting', 'assessment',
 ];
 
+/**
+ * A thing put in somewhere ("put it in her book bag", "pop the form in the post"): no one put in a
+ * diary ("put you in the afternoon list" is one; so is anything put "in the diary").
+ */
+const THING_PUT_IN = /(?:it|that|this|them|those|these|(?:the|a|an|my|your|his|her|their|our) [a-z-]+(?: [a-z-]+)?) in (?!(?:the|your|my|our) (?:diary|calendar)\b)(?:the|a|an|my|your|his|her|their|our|its)\b/;
+
 /** Action cues of English calls. */
 export const englishActionWords: ActionWords = {
   commitments: [
@@ -41,6 +47,16 @@ export const englishActionWords: ActionWords = {
     // "Leave it with me": taking on what was just asked.
     /\b(?<clause>leave (?:it|that|this) with (?:me|us)\b.*)/i,
     new RegExp(`\\bI (?:need|have|${A}ve got|must|ought) to\\s+(?<clause>.+)`, 'i'),
+    // A booking made on the line: "I've booked you in for Friday at ten", "I've moved her to
+    // Tuesday", "you're all booked in with Dr Shah for Monday": a slot the speaker's side now
+    // holds, as much an appointment as "I'll book you in" (read with its base verb, see `rewrites`).
+    // Case-sensitive: the one booked is a pronoun or a capitalised name ("I've put the fee on hold" is no booking).
+    new RegExp(`\\b(?:I|[Ww]e)(?:${A}ve| have)(?: now| just| also| gone ahead and)? (?<clause>(?:booked|pencil+ed|put|moved|rebooked|rescheduled|squeezed|popped|fitted)\\s+(?:you|her|him|them|\\p{Lu}\\p{Ll}+)\\b.+)`, 'u'),
+    new RegExp(`\\b(?:you${A}re|you are|that${A}s you|you${A}ve been|(?:she|he)${A}s|(?:she|he) is)(?: all| now)? (?<clause>booked in\\b.+)`, 'i'),
+    // "I've got you down for Monday at nine", "we've got her in for the tenth".
+    // "So that's a table for eight next Friday at seven thirty": a reservation read back is made.
+    new RegExp(`^(?:(?:so|right|okay|ok|perfect|lovely|great|brilliant)[,\\s]+)*that(?:${A}s| is) (?<clause>(?:a|an|your) (?:[\\p{L}-]+ ){0,2}?(?:table|booking|reservation)\\b.*\\bat\\b.+)`, 'iu'),
+    new RegExp(`\\b(?:I|we)(?:${A}ve| have) (?:now |just )?got (?<clause>(?:you|her|him|them) (?:booked )?(?:in|down) (?:for|on|at|with)\\b.+)`, 'i'),
   ],
   offers: [
     /\b(?:shall|should) I(?: just)?\s+(?<clause>.+\?)\s*$/i,
@@ -108,6 +124,8 @@ export const englishActionWords: ActionWords = {
     'in', 'on', 'off', 'into', 'at', 'to', 'with', 'for', 'about', 'again', 'later', 'sorted', 'done', 'fixed', 'finished', 'ready', 'through',
     // Times left in a title when they fix no day ("fix it this week").
     'today', 'tonight', 'tomorrow', 'now', 'soon', 'week', 'month', 'morning', 'afternoon', 'evening', 'next', 'the', 'a', 'an', 'please',
+    // "Have a look", "have a think": nothing to act on until it says at what ("have a look at the brakes").
+    'look', 'think', 'quick',
   ],
   anaphors: ['it', 'that', 'this', 'them', 'those', 'these', 'both', 'something', 'everything'],
   genericVerbs: ['send', 'put', 'get', 'give', 'do', 'write', 'make', 'pass', 'hand', 'drop', 'bring', 'forward', 'have'],
@@ -122,6 +140,10 @@ export const englishActionWords: ActionWords = {
     'reschedule', 'reserve', 'respond', 'restart', 'return', 'review', 'ring', 'run', 'schedule', 'send', 'set', 'share', 'ship',
     'sign', 'sort', 'speak', 'submit', 'take', 'talk', 'tell', 'test', 'text', 'touch', 'transfer', 'update', 'upload', 'verify',
     'visit', 'whatsapp', 'write',
+    // Office and counter work promised on everyday calls ("I'll fax a refill request over", "I'll
+    // fill in the form", "I'll waive the fee", "I'll freeze the card").
+    'apply', 'attach', 'block', 'credit', 'dispatch', 'fax', 'fill', 'flag', 'freeze', 'issue', 'mark', 'refer', 'reissue', 'request',
+    'reset', 'scan', 'unblock', 'waive',
   ],
   imperativeVerbs: ['send', 'email', 'e-mail', 'call', 'ring', 'text', 'forward', 'give', 'drop', 'book', 'schedule', 'remind', 'whatsapp', 'message'],
   imperativeObjects: ['me', 'us', 'him', 'her', 'them', 'it', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'those', 'these', 'back', 'over', 'out', 'up', 'to', 'in'],
@@ -146,7 +168,8 @@ export const englishActionWords: ActionWords = {
   receipt: /^(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)/i,
   arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
   timeWindow: /\b(?:between\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?\s+and\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?|from\s+[\w:.]+(?:\s+(?:am|pm))?\s+(?:to|till|until)\s+[\w:.]+(?:\s+(?:am|pm))?)/i,
-  slotVerbs: /^(?:move|reschedule|rebook|put\s+(?:\S+\s+){1,3}?(?:down|in)|(?:book|pencil|pop|fit|squeeze)\s+(?:\S+\s+){1,3}?in)\b(?!\s+(?:the post|writing|touch)\b)/i,
+  // A thing put in somewhere ("put it in her book bag", "pop it in the post") is no one in a diary.
+  slotVerbs: new RegExp(`^(?:move|reschedule|rebook|(?!\\S+\\s+${THING_PUT_IN.source})(?:put\\s+(?:\\S+\\s+){1,3}?(?:down|in)|(?:book|pencil|pop|fit|squeeze)\\s+(?:\\S+\\s+){1,3}?in)\\b(?!\\s+(?:the post|writing|touch)\\b))\\b`, 'i'),
   questionOpener: /^(?:do|does|did|what|when|where|why|how|who|which|is|are|am|will|would|should|shall|can|could|have|has)\b/i,
   datePrepositions: ['for', 'on', 'at', 'by', 'in', 'to', 'until', 'till', 'before', 'after', 'around', 'from', 'starting'],
   objectEnd: /(?:^|\s+)(?:to|for|with|by|about|on|at|in|from|and|so)\s|[,;:]/i,
@@ -183,13 +206,25 @@ export const englishActionWords: ActionWords = {
     + `have (?:lunch|dinner|breakfast|a break|fun|a think|a (?:good|great|nice|lovely)\\b)|`
     // Call handling and turns of phrase, not tasks ("let me put you on hold", "I have to go").
     + `(?:put|transfer) you (?:on hold|through)\\b|ask you (?:something|a question|a few questions)\\b|get (?:this|that) straight\\b|`
-    + `go(?! (?:over|through)\\b))`,
+    // "I have to go" is leaving the call; "I'll go to the branch", "go and get her" are errands.
+    + `go(?! (?:over|through|to|into|in|round|down|up|back|out|and)\\b))`,
     'i',
   ),
   determiners: ['the', 'a', 'an', 'my', 'your', 'our', 'his', 'her', 'their', 'this', 'that', 'these', 'those', 'some', 'any'],
+  personObject: /(?<=\S\s+)\b(?:her|him)\b(?=\s*$|\s+(?:up|in|back|off|out|over|down|home|from|to|at|on|with|for|now|today|tonight|tomorrow|and|after|before)\b)/i,
+  exclusiveWe: /\bwe(?:['’]ll| will)? (?:need|have|must|['’]ve got|ought) to\b(?=.*\byour?\b)/i,
+  personTitle: new RegExp(`^(?:${englishPeopleWords.titles.join('|')})\\.?\\s`),
+  notNames: englishPeopleWords.notNames,
   ditransitiveVerbs: ['send', 'email', 'e-mail', 'mail', 'give', 'forward', 'show', 'get', 'text', 'message', 'whatsapp', 'pass', 'hand', 'bring', 'drop', 'write'],
   rewrites: [
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
+    // A booking made on the line, read as the booking it is ("booked you in" → "book you in").
+    { pattern: /^booked in\b/i, replacement: 'book you in' },
+    { pattern: /^(?:a|an|your) (?=(?:[\p{L}-]+ ){0,2}?(?:table|booking|reservation)\b)/iu, replacement: 'book $&' },
+    { pattern: /^(you|her|him|them) (?:booked )?(in|down)\b/i, replacement: 'put $1 $2' },
+    { pattern: /^(book|rebook)ed\b/i, replacement: '$1' },
+    { pattern: /^(squeez|mov|reschedul)ed\b/i, replacement: '$1e' },
+    { pattern: /^(pencil|fit|pop)(?:l|t|p)ed\b/i, replacement: '$1' },
     { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz|bell)\b/i, replacement: 'call $1' },
     // "shoot you an email", "drop me a text", "flick you a message": the channel is the verb.
     { pattern: /^(?:shoot|drop|flick|fire|ping) (me|you|him|her|them|us) (?:an? )?(?:quick )?e-?mail\b/i, replacement: 'email $1' },
@@ -221,7 +256,9 @@ export const englishActionWords: ActionWords = {
         '\\b(?:meet(?:ing|up)?|appointment|demo|catch[- ]?up|zoom|google meet|teams|calendar invite|invite|conference call|video call|sit down)\\b'
         + '|^(?:schedule|set up|book|arrange|organi[sz]e|plan) (?:a|an|the|another|our|some) (?:\\w+ )?(?:call|chat|session)\\b'
         // A slot in a diary: "book you in with Dr. Lim", "put you in for Friday", "pencil it in" (not "put that in writing").
-        + '|^(?:book|put|pencil|pop|fit|squeeze) (?:\\S+ ){1,3}?in\\b(?! (?:writing|the post|touch)\\b)|\\bin (?:the|your|my|our) (?:diary|calendar)\\b',
+        // A thing put in somewhere is no slot: "put it in her book bag", "pop it in the post" ("pop you in the afternoon list" is one).
+        + `|^(?:book|put|pencil|pop|fit|squeeze) (?!${THING_PUT_IN.source})(?:\\S+ ){1,3}?in\\b(?! (?:writing|the post|touch)\\b)`
+        + '|\\bin (?:the|your|my|our) (?:diary|calendar)\\b',
         'i',
       ),
     },
@@ -239,6 +276,7 @@ export const englishActionWords: ActionWords = {
   meetingNouns: ['conversation', 'call', 'chat', 'slot', ...APPOINTMENT_NOUNS],
   appointmentNouns: APPOINTMENT_NOUNS,
   bookingVerb: /^(?:book|pencil|lock|schedule|arrange|put)\b/i,
+  reservedThing: /^(?:book|reserve|hold)\s+(?:(?:a|an|the|your|my|our)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:table|booking|reservation|slot|room|court|pitch|lane|tee time)\b/iu,
   visitNouns: [
     'delivery', 'redelivery', 'repair', 'installation', 'service', 'tune-up', 'tune up', 'inspection', 'survey', 'fitting', 'collection',
     'replacement', 'safety check', 'check-up', 'measure-up', 'assessment', 'visit',
@@ -253,7 +291,7 @@ export const englishActionWords: ActionWords = {
   ellipticalThing: /\b(?:the|a|an|another) (?:replacement|new one|spare|spare one)(?=$|\s+(?:for|to|by|from|with|on|at|in|today|tomorrow|now)\b)/i,
   objectAffinities: {
     sign: ['form', 'slip', 'document', 'contract', 'agreement', 'letter', 'paperwork', 'consent', 'lease', 'declaration', 'application', 'waiver', 'mandate'],
-    pay: ['bill', 'fee', 'invoice', 'balance', 'deposit', 'charge', 'fine', 'excess', 'deductible', 'premium', 'instalment', 'installment', 'payment', 'arrear'],
+    pay: ['bill', 'fee', 'invoice', 'balance', 'deposit', 'charge', 'fine', 'excess', 'deductible', 'premium', 'instalment', 'installment', 'payment', 'arrear', 'money'],
     fill: ['form', 'slip', 'application', 'questionnaire', 'survey', 'claim'],
     complete: ['form', 'application', 'questionnaire', 'survey', 'declaration'],
     return: ['form', 'slip', 'document', 'contract', 'agreement', 'parcel', 'package', 'item', 'key', 'keys', 'card'],

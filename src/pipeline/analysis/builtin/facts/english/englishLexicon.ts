@@ -29,6 +29,7 @@ export const englishLexicon: FactLexicon = {
     weekdays: WEEKDAYS.split('|'),
     // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
     timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'for'],
+    daysBeforeTime: ['today', 'tomorrow', 'tonight'],
     hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'] },
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
     pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
@@ -43,6 +44,7 @@ export const englishLexicon: FactLexicon = {
     partsOfToday: /^(?:this (?:morning|afternoon|evening)|later (?:today|this (?:morning|afternoon|evening))|tonight)$/i,
     thisWeekday: /\b(?:this|today)\b/i,
     morningCue: /\b(?:morning|first thing|breakfast)\b/i,
+    nextMorning: /\b(?:first thing )?in the morning\b/i,
     dayOffsets: {
       fromToday: { 'the day after tomorrow': 2, 'day after tomorrow': 2, 'a week today': 7, 'a week tomorrow': 8 },
       inWords: ['in', 'in about', 'in another'],

@@ -26,6 +26,9 @@ export const englishPeopleWords: PeopleWords = {
   possessedNouns: [
     'office', 'team', 'number', 'email', 'desk', 'phone', 'assistant', 'manager', 'calendar', 'department', 'approval',
     'signature', 'input', 'decision', 'schedule', 'address', 'boss', 'colleague', 'company', 'side', 'details', 'availability',
+    // Family and carers: "Ellie's mum", "Tom's teacher" name a person too.
+    'mum', 'mom', 'dad', 'mother', 'father', 'parent', 'parents', 'son', 'daughter', 'wife', 'husband', 'sister', 'brother',
+    'grandmother', 'grandfather', 'nan', 'teacher', 'carer', 'class',
   ],
   affiliationWord: 'from',
   companions: ['you and', 'me and', 'us and', 'yourself and', 'myself and'],
@@ -36,6 +39,8 @@ export const englishPeopleWords: PeopleWords = {
     // Words a transcript capitalises at a sentence start or always.
     'I', 'OK', 'Okay', 'Yes', 'Yeah', 'No', 'Hi', 'Hello', 'Hey', 'Thanks', 'Thank', 'Sure', 'Please', 'Sorry', 'Great',
     'Well', 'So', 'And', 'But', 'Then', 'Also', 'Just', 'Oh', 'Right', 'Good', 'Perfect', 'Fine', 'God', 'Sir', 'Madam',
+    // Hesitations ("Um, my partner's got the car": no partner called Um).
+    'Um', 'Umm', 'Uh', 'Er', 'Erm', 'Ah', 'Hmm', 'Mm', 'Ooh', 'Lovely', 'Brilliant', 'Cheers', 'Grand', 'Actually', 'Anyway',
     'The', 'This', 'That', 'It', 'We', 'You', 'They', 'He', 'She', 'Everyone', 'Someone', 'Anyone', 'Nobody', 'Team',
     'Both', 'All', 'Let', 'Can', 'Could', 'Would', 'Will', 'Maybe', 'Now', 'Today', 'Tomorrow', 'Tonight', 'Yesterday',
     // Products, brands and channels said in calls.
