@@ -76,7 +76,7 @@ export class WorkerPool {
 
   /**
    * Waits for running tasks, asks every thread to free its native resources (and waits for
-   * their confirmation, up to 5 s), then terminates the threads.
+   * their confirmation, up to `disposeTimeoutMs`), then terminates the threads.
    */
   async close(): Promise<{ threads: number; resourcesFreed: number }> {
     if (this.closed) return { threads: 0, resourcesFreed: 0 };
