@@ -24,10 +24,10 @@
  *
  * The totals are printed for all calls, then apart for the original calls and the `heldOut` ones,
  * and for the everyday calls' sets (tuning, the round 2 `heldout` set, opened for tuning in
- * round 4, the round 3 `unseen` set, opened for tuning in round 5, and the round 4 and round 5
- * held-out sets), with the targets on the sets the analyser was not tuned on (rounds 4 and 5).
- * Their calls are printed by their figures only, unless `--show-held-out` (never while changing
- * the analyser).
+ * round 4, the round 3 `unseen` set, opened for tuning in round 5, the round 4 set, opened for
+ * tuning in round 6, and the round 5 and round 6 held-out sets), with the targets on the sets the
+ * analyser was not tuned on (rounds 5 and 6). Their calls are printed by their figures only,
+ * unless `--show-held-out` (never while changing the analyser).
  *
  * Exits 1 when schema validity is below 100 % or any grounding violation survives the filter.
  * With `--json`, prints the figures as one JSON object instead of the report.
@@ -75,13 +75,14 @@ interface CallResult {
 
 const asJson = process.argv.slice(2).includes('--json');
 /**
- * Held-out calls (`everyday` `round4` and `round5`) are reported by their figures only: their names, items and
+ * Held-out calls (`everyday` `round5` and `round6`) are reported by their figures only: their names, items and
  * headlines are printed with `--show-held-out`, which whoever changes the analyser must not use
  * (reading them would make them tuning calls). The round 2 `heldout` set was opened for tuning in
- * round 4 and the round 3 `unseen` set in round 5; both are printed like the tuning calls.
+ * round 4, the round 3 `unseen` set in round 5 and the round 4 set in round 6; they are printed
+ * like the tuning calls.
  */
 const showHeldOut = process.argv.slice(2).includes('--show-held-out');
-const isHidden = (call: AnalysisCall) => !showHeldOut && (call.everyday === 'round4' || call.everyday === 'round5');
+const isHidden = (call: AnalysisCall) => !showHeldOut && (call.everyday === 'round5' || call.everyday === 'round6');
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 const callIdOf = (index: number) => `00000000-0000-4000-8000-${(index + 1).toString(16).padStart(12, '0')}`;
@@ -232,15 +233,16 @@ const subsets = [
   { key: 'everydayTune', title: 'everyday calls, tuning half (read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'tune' },
   { key: 'everydayHeldOut', title: 'everyday calls, round 2 held-out half (opened for tuning in round 4: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'heldout' },
   { key: 'everydayUnseen', title: 'everyday calls, round 3 held-out set (written after round 2 by someone who saw neither the analyser nor the other calls; opened for tuning in round 5: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'unseen' },
-  { key: 'everydayRound4', title: 'everyday calls, round 4 held-out set (written in round 4 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round4' },
+  { key: 'everydayRound4', title: 'everyday calls, round 4 held-out set (written in round 4 by someone who saw neither the analyser nor the other calls; opened for tuning in round 6: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round4' },
   { key: 'everydayRound5', title: 'everyday calls, round 5 held-out set (written in round 5 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round5' },
+  { key: 'everydayRound6', title: 'everyday calls, round 6 held-out set (written in round 6 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round6' },
 ].map((subset) => ({ ...subset, results: results.filter((_, index) => subset.test(analysisCalls[index]!)) })).filter((subset) => subset.results.length > 0);
 /**
- * The sets the analyser was not tuned on, whose figures the targets are judged by: the round 4 and
- * round 5 sets (the round 2 one was opened for tuning in round 4, the round 3 one in round 5, whose
- * totals are still printed above as a tuning set's).
+ * The sets the analyser was not tuned on, whose figures the targets are judged by: the round 5 and
+ * round 6 sets (the round 2 one was opened for tuning in round 4, the round 3 one in round 5 and the round 4 one
+ * in round 6, whose totals are still printed above as tuning sets').
  */
-const untuned = subsets.filter((subset) => subset.key === 'everydayRound4' || subset.key === 'everydayRound5');
+const untuned = subsets.filter((subset) => subset.key === 'everydayRound5' || subset.key === 'everydayRound6');
 const schemaMet = totals.schemaValid === totals.calls;
 const groundingMet = totals.violationsAfter === 0;
 

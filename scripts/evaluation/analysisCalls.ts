@@ -37,8 +37,11 @@ import type { ActionIntent, callTypes, providerHints, toneLabels } from '../../s
 import type { DiarizedTranscriptInput } from '../../src/pipeline/normalization/diarizedTranscriptInput.js';
 
 export type ExpectedOwnerRole = 'USER' | 'CONTACT' | null;
-/** Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`). */
-export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5';
+/**
+ * Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`): `round4` was opened
+ * for tuning in round 6; the `round5` set (and a round 6 set being written now) judge the analyser.
+ */
+export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5' | 'round6';
 export type ExpectedSentiment = 'positive' | 'negative' | 'neutral' | 'mixed';
 
 /** The intentMetadata fields a call states; see `metadataFieldChecks` for how each is compared. */
@@ -135,9 +138,10 @@ export interface AnalysisCall {
    * the analyser; `heldout` ones were the held-out set of round 2 (never read while changing the
    * analyser until round 4 opened them for tuning); `unseen` ones are the round 3 held-out set,
    * written by someone who saw neither the analyser nor the other sets, never read while changing
-   * the analyser until round 5 opened them for tuning; `round4` and `round5` ones are the sets
-   * written the same way in rounds 4 and 5, never read while changing the analyser: the targets
-   * are judged on them. Unset: the original calls above.
+   * the analyser until round 5 opened them for tuning; `round4` ones are the set written the same
+   * way in round 4, never read while changing the analyser until round 6 opened them for tuning;
+   * `round5` and `round6` ones are the sets written the same way in rounds 5 and 6, never read
+   * while changing the analyser: the targets are judged on them. Unset: the original calls above.
    */
   everyday?: EverydaySet;
 }

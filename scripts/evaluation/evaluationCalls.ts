@@ -1,15 +1,16 @@
 /**
  * Every scripted call `npm run eval:analysis` scores, in report order: the original calls (with
  * their held-out ones), then the everyday calls: two tuning sets (the second was the first
- * held-out set, opened after round 1), the round 2 and round 3 sets (held out, then opened in
- * rounds 4 and 5), and the round 4 and round 5 held-out sets (`round4`, `round5`).
+ * held-out set, opened after round 1), the round 2, 3 and 4 sets (held out, then opened in
+ * rounds 4, 5 and 6), and the round 5 and round 6 held-out sets (`round5`, `round6`).
  */
 import { analysisCalls, type AnalysisCall } from './analysisCalls.js';
 import { everydayHeldOutCalls } from './everydayHeldOutCalls.js';
 import { everydayRound4Calls } from './everydayRound4Calls.js';
 import { everydayRound5Calls } from './everydayRound5Calls.js';
+import { everydayRound6Calls } from './everydayRound6Calls.js';
 import { everydayTuneCalls } from './everydayTuneCalls.js';
 import { everydayTuneCalls2 } from './everydayTuneCalls2.js';
 import { everydayUnseenCalls } from './everydayUnseenCalls.js';
 
-export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls];
+export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls, ...everydayRound6Calls];

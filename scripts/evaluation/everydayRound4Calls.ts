@@ -8,7 +8,8 @@
  * human annotator would write, following the rules in the header of ./analysisCalls.ts.
  *
  * Written from a brief, independently of the analyser and of the other evaluation sets, as the
- * held-out set of round 4; never read while changing the analyser.
+ * held-out set of round 4; never read while changing the analyser until round 6 opened it for
+ * tuning, once the round 5 set (and a round 6 set being written now) could judge the analyser.
  */
 import { C, U, scripted, type AnalysisCall } from './analysisCalls.js';
 

@@ -160,3 +160,52 @@ describe('call types', () => {
     expect(describeConversation(slot).callType).toBe('scheduling');
   });
 });
+
+describe('round 6: what the call settles, what a pronoun stands for, which channel', () => {
+  test('a closing ("I\'ll let you get back to …"), weighing an offer up and a record kept on the line are no actions', () => {
+    const facts = factsOf([
+      ['S', "Right, I'll let you get back to the bath-time chaos."],
+      ['D', "I'll need to talk it over with my partner. I'll give you a ring on Monday either way."],
+      ['S', "Okay, I'll log that for you now. How big would you say it is?"],
+    ]);
+    expect(titles(facts)).toEqual(['Call Sheila either way']);
+  });
+
+  test('a request the answer says is done already leaves no task; one only accepted stands', () => {
+    const done = factsOf([['D', 'Could you take me off your call list, please?'], ['S', "Of course. I've taken your number off our list just now."]]);
+    expect(done.actionItems).toEqual([]);
+    const accepted = factsOf([['D', 'Could you send me the invoice?'], ['S', "Of course, I'll send it today."]]);
+    expect(accepted.actionItems).toHaveLength(1);
+  });
+
+  test('the thing an action waits for, said as a pronoun, is the thing named just before', () => {
+    const facts = factsOf([['S', 'Your prescription sunglasses are still on back order.'], ['S', "But I'll give you a call as soon as they arrive."]]);
+    expect(titles(facts)).toEqual(['Call Diane as soon as the prescription sunglasses arrive']);
+  });
+
+  test('"call them" after an organisation was named is calling it', () => {
+    const facts = factsOf([['D', 'Is it covered by my insurance, do you know?'], ['S', "It usually is, but it's worth checking with them."], ['D', "Okay, I'll call them tomorrow to check."]]);
+    expect(itemTitled(facts, /insurance/)).toMatchObject({ intent: 'call', dueDate: '2026-03-05' });
+  });
+
+  test('a plural named at the start of the sentence before is what "those" stands for', () => {
+    const facts = factsOf([['S', 'Photos of the damage and the police report number. Can you email those to claims at acme dot com?']]);
+    expect(itemTitled(facts, /photos/i)).toMatchObject({ intent: 'email' });
+  });
+
+  test('the channel said first decides: a reminder sent as a text is a message, a call to remind someone a call', () => {
+    const facts = factsOf([['S', "I'll send a reminder text the day before."], ['D', "I'll call her on Sunday to remind her."]]);
+    expect(itemTitled(facts, /reminder text/)).toMatchObject({ intent: 'message' });
+    expect(itemTitled(facts, /remind her/)).toMatchObject({ intent: 'call', dueDate: '2026-03-08' });
+  });
+
+  test('a booking put in the diary is not merged into a later call to the same person', () => {
+    const facts = factsOf([
+      ['S', "Great, I'll put you down for Friday at 4:30 with Dr. Patel."],
+      ['D', 'Thanks.'],
+      ['S', "And if anything opens up earlier in the week, I'll give you a call."],
+    ]);
+    expect(itemTitled(facts, /^Call/)).toMatchObject({ intent: 'call', dueDate: null });
+    expect(itemTitled(facts, /Put|Appointment/)).toMatchObject({ intent: 'meeting', dueDate: '2026-03-06' });
+  });
+});

@@ -84,6 +84,18 @@ export interface ActionWords {
    * "look"), and its result said after a pause in the same sentence ("check*... no*, you've got …").
    */
   checkOnTheLine: { lead: RegExp; verb: RegExp; resultAfterPause: RegExp };
+  /**
+   * A record kept or changed on the line, as the call goes on ("I'll log that for you now", "I'll
+   * cancel that for you right away", "I'll make a note of that now"): done before the call ends,
+   * no task left after it. Tested on the clause.
+   */
+  recordedOnTheLine: RegExp;
+  /**
+   * An answer saying what was asked is already done, on the line ("Could you take me off your call
+   * list?" – "Of course. I've taken your number off our list just now"): no task is left. A record
+   * kept or removed, not a booking made ("I've booked you in" is the appointment).
+   */
+  doneInTheReply: RegExp;
   /** The words before a need that explains a call or a question ("I need to " make a claim). */
   statedNeedLead: RegExp;
   /** What "you should …" says when it only tells the other party they will receive something ("you should have it by Saturday"): no request. */
@@ -174,6 +186,11 @@ export interface ActionWords {
   laterStepAnaphor: RegExp;
   /** A thing named only by what it replaces or adds ("the replacement", "a new one"): it takes the noun the call is talking about. */
   ellipticalThing: RegExp;
+  /**
+   * A thing the action waits for, said as a pronoun in the clause that says when ("call you as soon
+   * as *they* arrive", "ring you when *it*'s ready"): `pronoun` takes the thing named just before.
+   */
+  awaitedThing: RegExp;
   /** Verbs (word starts) that say a booking was moved rather than made ("move", "reschedul"): the headline says "moved to". */
   movedVerbs: readonly string[];
   /** The action points back to a number said before ("call you back on *that number*"). */

@@ -76,6 +76,10 @@ export interface DateWords {
    */
   nextMorning: RegExp;
   morningCue: RegExp;
+  /** A span chrono reads as a week (or month, year) from now that names no day ("earlier *in the week*", "during *the week*"). */
+  noDaySaid: RegExp;
+  /** A later part of the day said ("afternoon", "evening", "tonight", "after work"): a sentence saying one is no morning's. */
+  laterPartOfDayCue: RegExp;
   /** A weekday said as this week's ("*this* Wednesday"): said on that weekday, it may be today; said alone, it is the coming one. */
   thisWeekday: RegExp;
   /** Days said as an offset (see dayOffsets.ts). */
@@ -120,6 +124,14 @@ export interface AmountWords {
   durationPhrases: Readonly<Record<string, { value: number; unit: string }>>;
   /** Counted things ("units", "pallets", "kg"), lower case: a number before one is a quantity. */
   quantityUnits: readonly string[];
+  /**
+   * Words before a price said as two number groups with no currency ("it comes to one eighty",
+   * "I'll pay the first seventy-one ten"), anchored at the end; and words after one ("one eighty
+   * *a fan*", "twenty-nine ninety-nine *a month*"), anchored at the start. A pair of numbers said
+   * with neither is a time ("Friday at two thirty").
+   */
+  spokenPriceBefore: RegExp;
+  spokenPriceAfter: RegExp;
   /** Words introducing a reference number ("order number", "invoice #"). */
   referenceCue: RegExp;
   /** A sentence about a phone number: a long digit group in it is one. */

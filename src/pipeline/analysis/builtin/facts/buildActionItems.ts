@@ -113,7 +113,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const title = withPersonNamed(withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
     : booked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.meetingNouns, words.appointmentNouns)
       : visitBooked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.visitNouns, words.visitNouns)
-        : withAntecedent(titleAsSaid, facts, context.call, words), context.call), facts, context.call, parties, words);
+        : withAwaitedThing(withAntecedent(titleAsSaid, facts, context.call, words), facts, context.call, words), context.call), facts, context.call, parties, words);
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const item: AnalysisActionItem = {
@@ -152,12 +152,14 @@ function isTodayByTheClock(cue: ActionCue, facts: SentenceFacts, call: readonly 
  * offer ("shall I send you the form?") only when the answer opens by accepting it ("Can we move it
  * to next week?" – "Let me look…" is a question, no action), and a request not when the answer
  * turns it down ("Could you email me a confirmation?" – "It has to go to the patient, though, so
- * I'll post it": the post is the action, not the email).
+ * I'll post it": the post is the action, not the email) or says it is done already ("Could you
+ * take me off your list?" – "Of course. I've taken your number off just now").
  */
 function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
   if (cue.kind !== 'request' && !cue.offered && !(cue.kind === 'joint' && facts.sentence.isQuestion)) return true;
   const reply = replyTo(facts, call);
   if (cue.kind === 'joint' || cue.offered) return reply !== null && words.acceptance.test(reply);
+  if (reply !== null && words.doneInTheReply.test(reply)) return false;
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
 }
 
@@ -166,10 +168,11 @@ function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonl
  * Thursday at five thirty?" (the check is done on the line: the same turn goes on with its
  * result), and a need that explains why the caller asks ("I need to make a claim", "Can I still
  * print there? I need to print a form": the reason for the call or for the question, answered in
- * it, not a promise).
+ * it, not a promise), and a record kept or changed as the call goes on ("I'll log that for you now").
  */
 function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
   if (cue.kind !== 'commitment') return false;
+  if (words.recordedOnTheLine.test(cue.clause)) return true;
   const lead = cue.part.text.slice(0, cue.part.text.indexOf(cue.clause.split(/\s+/)[0]!));
   const turn = turnAround(facts, call);
   if (words.checkOnTheLine.lead.test(lead) && words.checkOnTheLine.verb.test(cue.clause)) {
@@ -378,6 +381,36 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   return best ? `${anaphor[1]} the ${best.join(' ')}${title.slice(anaphor[0].length)}` : title;
 }
 
+/** Sentences looked back over for the thing an action waits for ("… as soon as they arrive"). */
+const AWAITED_THING_LOOK_BACK = 3;
+
+/**
+ * "I'll give you a call as soon as they arrive" after "your prescription sunglasses are still on
+ * back order" → "Call you as soon as the prescription sunglasses arrive": the thing the action
+ * waits for, said as a pronoun, is the first thing of its number named in the nearest of the few
+ * sentences before (the subject, mostly, of what was said about it). As said when none is.
+ */
+function withAwaitedThing(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const awaited = words.awaitedThing.exec(title);
+  if (!awaited) return title;
+  const pronoun = awaited.groups!.pronoun!;
+  const plural = pronoun.toLowerCase() === 'they';
+  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  const at = call.indexOf(facts);
+  // "I'll fax a refill request over … I'll text you as soon as it's ready": the thing the call
+  // keeps talking about (the prescription) first, else the first thing named nearest before.
+  const nearest = call.slice(Math.max(0, at - AWAITED_THING_LOOK_BACK), at).reverse()
+    .map((earlier) => thingsNamed(earlier, words, plural).find(matchesNumber)).find(Boolean);
+  const phrase = talkedAboutThing(facts, call, words, plural) ?? nearest;
+  if (phrase) {
+    const start = awaited.index + awaited[0].length - pronoun.length;
+    // "when it's ready" → "when the prescription's ready"; "when they're in" → "when the glasses are in".
+    const rest = title.slice(start + pronoun.length).replace(/^['’]re\b/, ' are');
+    return `${title.slice(0, start)}the ${phrase.join(' ')}${rest}`;
+  }
+  return title;
+}
+
 /**
  * "Pop in after three and pick it all up together" → "… and pick up the prescription together": a
  * later step whose verb is typically done to a thing ("pick", "collect", "sign") and whose object
@@ -502,7 +535,10 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false, thi
   });
   if (bare) {
     tokens.forEach((token, index) => {
-      const word = token.replace(/[.,;:!?]+$/, '');
+      // "Photos of the damage and the report number.": a sentence's first word is capitalised
+      // for being first, a plural noun all the same.
+      const asSaid = index === 0 ? token.charAt(0).toLowerCase() + token.slice(1) : token;
+      const word = asSaid.replace(/[.,;:!?]+$/, '');
       const before = (tokens[index - 1] ?? '').toLowerCase();
       if (/^[a-z][a-z-]*$/.test(word) && keyOf(word) !== word && isContentWord(word) && isThing(keyOf(word))
         && !words.antecedentDeterminers.includes(before) && !words.anaphors.includes(before)) phrases.push([word]);

@@ -27,6 +27,8 @@ interface AmountPattern {
   kind: AmountMention['kind'];
   pattern: RegExp;
   read(groups: Record<string, string | undefined>): Pick<AmountMention, 'value' | 'unit' | 'currency'> | null;
+  /** Whether the sentence around a match makes it one (unset: always). */
+  inContext?: (sentence: string, index: number, length: number) => boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ function amountPatterns(amounts: AmountWords, numbers: NumberWords): AmountPatte
         return base.value !== null && cents !== null && cents >= 1 && cents <= 99 ? { ...base, value: Math.round((base.value + cents / 100) * 100) / 100 } : base;
       },
     },
+    spokenPrice(amounts, numbers),
     {
       kind: 'percentage',
       pattern: new RegExp(`${number}\\s?(?:${anyOfWords(amounts.percentWords)})(?![a-z])`, 'gi'),
@@ -104,6 +107,37 @@ function amountPatterns(amounts: AmountWords, numbers: NumberWords): AmountPatte
   ];
 }
 
+/**
+ * A price said as two number groups with no currency word, in a price's context (see
+ * `AmountWords.spokenPriceBefore`): "one eighty" (a single word first, one to nineteen: hundreds,
+ * as a year is said: 180, "seventeen eighty" 1,780), "fifty-four eighty-five", "seventy-one ten"
+ * (a tens word first: units and hundredths, 54.85, 71.10). The second group is ten to ninety-nine.
+ */
+function spokenPrice(amounts: AmountWords, numbers: NumberWords): AmountPattern {
+  const ones = anyOfWords(Object.keys(numbers.ones).filter((word) => numbers.ones[word]! >= 1));
+  const teensAndUp = anyOfWords(Object.keys(numbers.ones).filter((word) => numbers.ones[word]! >= 10));
+  const units = anyOfWords(Object.keys(numbers.ones).filter((word) => numbers.ones[word]! >= 1 && numbers.ones[word]! <= 9));
+  const tens = anyOfWords(Object.keys(numbers.tens));
+  const pattern = new RegExp(
+    // Not the end of a longer number ("a hundred and forty-nine", "five hundred and forty").
+    `(?<![\\s-](?:${anyOfWords([...Object.keys(numbers.scales), ...numbers.conjunctions, ...Object.keys(numbers.ones), ...Object.keys(numbers.tens)])})[\\s-]+)`
+    + `(?<major>\\b(?:${tens})(?:[\\s-](?:${units}))?\\b|\\b(?:${ones})\\b)\\s+(?<minor>\\b(?:${tens})(?:[\\s-](?:${units}))?\\b|\\b(?:${teensAndUp})\\b)(?![\\s-]+(?:${anyOfWords([...Object.keys(numbers.ones), ...Object.keys(numbers.tens), ...Object.keys(numbers.scales)])}|o['’]?clock|am|pm|a\\.m\\.|p\\.m\\.)\\b)`,
+    'gi',
+  );
+  return {
+    kind: 'money',
+    pattern,
+    read: (groups) => {
+      const major = parseNumberWords(groups.major ?? '', numbers);
+      const minor = parseNumberWords(groups.minor ?? '', numbers);
+      if (major === null || minor === null) return null;
+      const value = major < 20 ? major * 100 + minor : Math.round((major + minor / 100) * 100) / 100;
+      return { value, unit: null, currency: null };
+    },
+    inContext: (sentence, index, length) => amounts.spokenPriceBefore.test(sentence.slice(0, index)) || amounts.spokenPriceAfter.test(sentence.slice(index + length)),
+  };
+}
+
 const patternsOf = oncePer(amountPatterns);
 
 /**
@@ -126,7 +160,7 @@ export function findAmounts(sentence: string, amounts: AmountWords, numbers: Num
     }
     for (const match of sentence.matchAll(amountPattern.pattern)) {
       const text = match[0].trim();
-      if (overlaps(match.index, text.length)) continue;
+      if (overlaps(match.index, text.length) || (amountPattern.inContext && !amountPattern.inContext(sentence, match.index, text.length))) continue;
       const read = amountPattern.read(match.groups ?? {});
       if (read) found.push({ text, index: match.index, kind: amountPattern.kind, ...read });
     }

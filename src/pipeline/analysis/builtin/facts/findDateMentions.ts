@@ -171,8 +171,10 @@ function chronoMentions(text: string, clock: CallClock, words: DateWords, today:
       chosen = backward.find((candidate) => candidate.index === result.index) ?? result;
     }
     const said = chosen.text.replace(/[\s,;:.]+$/, '');
+    // "If anything opens up earlier in the week": chrono's "a week from now" is no day said.
+    if (words.noDaySaid.test(said)) return [];
     if (words.partsOfToday.test(said)) return [{ start: chosen.index, end: chosen.index + said.length, clock: today, hasDay: true, certainDate: true }];
-    const wallClock = wallClockOf(chosen, words);
+    const wallClock = wallClockOf(chosen, words, text);
     if (!wallClock) return [];
     const saysDay = chosen.start.isCertain('day') || chosen.start.isCertain('weekday');
     // "this afternoon at four": a time on a part of the call's day is on the call's date.
@@ -220,8 +222,16 @@ function wallClockOfDay(date: string): WallClock {
   return { year, month, day };
 }
 
+/**
+ * Bare hours that the sentence's morning can keep in the morning when the time itself does not say
+ * it ("Drop it off any time from quarter to eight that morning", "first thing, drop-off's at seven
+ * thirty"): an early start. Earlier afternoon hours ("Monday morning, or Tuesday at four") stay
+ * afternoon.
+ */
+const EARLY_MORNING_HOURS = { first: 5, last: 7 } as const;
+
 /** The local date (and time, when said) of a result, or null when it is not a date worth keeping. */
-function wallClockOf(result: ParsedResult, words: DateWords): WallClock | null {
+function wallClockOf(result: ParsedResult, words: DateWords, sentence: string): WallClock | null {
   const { start } = result;
   const tags = result.tags();
   if (tags.has('result/relativeDateAndTime') || tags.has('casualReference/now')) return null;
@@ -233,7 +243,9 @@ function wallClockOf(result: ParsedResult, words: DateWords): WallClock | null {
   const clock: WallClock = { year: start.get('year') ?? 0, month: start.get('month') ?? 1, day: start.get('day') ?? 1 };
   if (hasTime) {
     let hour = start.get('hour') ?? 0;
-    const afternoon = !start.isCertain('meridiem') && !words.morningCue.test(result.text);
+    const earlyInAMorningSentence = hour >= EARLY_MORNING_HOURS.first && hour <= EARLY_MORNING_HOURS.last
+      && words.morningCue.test(sentence) && !words.laterPartOfDayCue.test(sentence);
+    const afternoon = !start.isCertain('meridiem') && !words.morningCue.test(result.text) && !earlyInAMorningSentence;
     if (afternoon && hour >= BARE_AFTERNOON_HOURS.first && hour <= BARE_AFTERNOON_HOURS.last) hour += HOURS_TO_AFTERNOON;
     clock.hour = hour;
     clock.minute = start.get('minute') ?? 0;

@@ -66,7 +66,8 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  *    it today"), and no other channel ("Could you call me back?" … "I'll call you back
  *    before five"; "send me a confirmation" … "I'll email the confirmation");
  * 3. an action with a generic verb ("get Colm in") joins a later action of its owner on the same
- *    thing with a verb of its own ("book Colm in for Friday") within {@link SPELLED_OUT_WINDOW_SEGMENTS};
+ *    thing with a verb of its own ("book Colm in for Friday") within {@link SPELLED_OUT_WINDOW_SEGMENTS},
+ *    when neither says a different way of doing it (a booking "put you down for Friday" is no call);
  * 4. an action with a generic verb whose object points back ("send them to the repairs
  *    address", "put that in writing") joins the nearest action of its owner within
  *    {@link ANAPHORA_WINDOW_SEGMENTS}.
@@ -105,8 +106,10 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
   }
   for (const action of actions) {
     if (!action.generic || action.anaphoric || merged.has(action) || saysNothing(action)) continue;
+    // "I'll put you down for Friday at 4:30" … "I'll give you a call": a booking already put in the
+    // diary is no generic saying of the later call, though both reach the same person.
     const spelledOut = actions.find((candidate) => !candidate.generic && !merged.has(candidate) && sameOwner(candidate, action) && sharesObject(candidate, action)
-      && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
+      && sameChannel(candidate, action) && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
     if (!spelledOut) continue;
     // The later action says how and when: its due date and title stand.
     mergeInto(spelledOut, action);

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { findEmails, findPhoneNumbers } from '../../../../../src/pipeline/analysis/builtin/facts/contactDetails.js';
 import { englishLexicon } from '../../../../../src/pipeline/analysis/builtin/facts/english/englishLexicon.js';
 import { findCallDateMentions, findDateMentions } from '../../../../../src/pipeline/analysis/builtin/facts/findDateMentions.js';
+import { findAmounts } from '../../../../../src/pipeline/analysis/builtin/facts/findAmounts.js';
 import { withSpokenDatesInDigits } from '../../../../../src/pipeline/analysis/builtin/facts/spokenDates.js';
 
 const { numbers, amounts, emails, dates } = englishLexicon;
@@ -130,5 +131,33 @@ describe('contact details said in words', () => {
   test('spelled initials and a domain said in words are written together', () => {
     expect(findEmails("It's r singh at landmark lettings dot co dot uk.", emails, true).map(({ address }) => address)).toEqual(['rsingh@landmarklettings.co.uk']);
     expect(findEmails("It's d dot okoye at wblaw dot co dot uk.", emails, true).map(({ address }) => address)).toEqual(['d.okoye@wblaw.co.uk']);
+  });
+});
+
+describe('round 6: prices said as two numbers, early hours on a morning', () => {
+  const prices = (sentence: string) => findAmounts(sentence, amounts, numbers).filter((amount) => amount.kind === 'money').map(({ text, value }) => [text, value]);
+
+  test('a price said as two number groups, in a price\'s context: hundreds after a single word, pounds and pence after a tens word', () => {
+    expect(prices('I could do it for seventeen eighty.')).toEqual([['seventeen eighty', 1780]]);
+    expect(prices("I'll pay the first seventy-one ten online then.")).toEqual([['seventy-one ten', 71.1]]);
+    expect(prices('A full alarm system for just twenty-nine ninety-nine a month.')).toEqual([['twenty-nine ninety-nine', 29.99]]);
+    expect(prices('The total comes to one eighty.')).toEqual([['one eighty', 180]]);
+  });
+
+  test('two numbers with no price around them are a time, and the end of a longer number is no price', () => {
+    expect(prices('Can you do Friday at two thirty?')).toEqual([]);
+    expect(prices('The service is a hundred and forty-nine, so it costs a bit.')).toEqual([]);
+  });
+
+  test('"in the week", "during the week" name no day (chrono reads them as a week from now); "in a week" does', () => {
+    expect(mentions('If anything opens up earlier in the week, I will call you.')).toEqual([]);
+    expect(mentions('Sometime during the week is fine.')).toEqual([]);
+    expect(mentions('I will do it in a week.')).toEqual([['in a week', '2026-03-27', null]]);
+  });
+
+  test('a bare hour from five to seven stays in the morning when the sentence says morning', () => {
+    expect(mentions('Drop it off any time from quarter to eight that morning.').map(([, , time]) => time)).toContain('07:45');
+    expect(mentions('Drop-off is at seven thirty in the morning on Tuesday.').some(([, , time]) => time === '07:30')).toBe(true);
+    expect(mentions('Not Monday morning, but Tuesday at four works.').some(([, , time]) => time === '16:00')).toBe(true);
   });
 });

@@ -35,6 +35,12 @@ const APPOINTMENT_NOUNS = [
 const THING_PUT_IN = /(?:it|that|this|them|those|these|(?:the|a|an|my|your|his|her|their|our) [a-z-]+(?: [a-z-]+)?) in (?!(?:the|your|my|our) (?:diary|calendar)\b)(?:the|a|an|my|your|his|her|their|our|its)\b/;
 
 /** Action cues of English calls. */
+/** Organisations one rings ("the insurance", "the council"): what "call them" stands for when the call just named one. */
+const CALLED_BODIES = [
+  'insurance', 'insurer', 'bank', 'council', 'surgery', 'practice', 'pharmacy', 'clinic', 'hospital', 'school', 'nursery', 'landlord',
+  'agency', 'company', 'provider', 'supplier', 'lender', 'carrier', 'airline', 'garage', 'embassy', 'consulate', 'dmv', 'helpline', 'utility',
+];
+
 export const englishActionWords: ActionWords = {
   commitments: [
     new RegExp(`\\b(?:I${A}ll|I will|I${A}m going to|I am going to|I${A}m gonna|I shall)\\s+(?<clause>.+)`, 'i'),
@@ -164,6 +170,8 @@ export const englishActionWords: ActionWords = {
     verb: /^(?:check|look|see)\b/i,
     resultAfterPause: /^(?:check|look|see)\b[^.!?…]{0,40}(?:\.{2,}|…|\s[-–—]\s)\s*\S/i,
   },
+  recordedOnTheLine: /^(?:log|note|record|cancel|mark|flag|update|amend|remove|add|make a note of|pop a note on|put a note on)\s+(?:that|this|it|those|them)(?:\s+(?:down|off|through|on (?:the|your) (?:file|system|account|record)))?(?:\s+for you)?\s+(?:now|right now|right away|straight away|as we speak|while (?:you|we)['’]re on the (?:phone|line))\b/i,
+  doneInTheReply: /^(?:(?:of course|sure|certainly|absolutely|no problem|not a problem|yes|yeah|yep|okay|ok|right|done|all done|there we go|there you go)[,.!]?\s+)*(?:I['’]ve|I have|we['’]ve|we have)\s+(?:just\s+|now\s+|already\s+)?(?:taken|removed|deleted|cancel(?:l)?ed|unsubscribed|logged|noted|updated|changed|amended|flagged|marked)\b/i,
   statedNeedLead: /\bI (?:need|have|['’]ve got|want) to\s+$/i,
   receipt: /^(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)/i,
   arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
@@ -195,7 +203,7 @@ export const englishActionWords: ActionWords = {
   ),
   courtesies: new RegExp(
     `^(?:let me know if (?:you )?(?:have|need)|be honest|tell you (?:what|the truth)|see you|talk (?:to you )?(?:soon|later)|`
-    + `speak (?:to you )?(?:soon|later)|let you go|leave it there|leave (?:you|it|that|things) (?:to it|be|alone|there|for now|at that)\\b|leave (?:it|that) (?:for|until|till)\\b|keep it short|get going|have a (?:good|great|nice)|take care|`
+    + `speak (?:to you )?(?:soon|later)|let you (?:go|get (?:back|on|off))\\b|leave it there|leave (?:you|it|that|things) (?:to it|be|alone|there|for now|at that)\\b|leave (?:it|that) (?:for|until|till)\\b|keep it short|get going|have a (?:good|great|nice)|take care|`
     + `go (?:with|ahead)|do (?:it|that|this)\\b|see what happens|make it${A}?|(?:talk|speak) (?:to|with) you\\b|`
     // Questions answered in the call itself ("could you tell me your order number?").
     + `tell (?:me|us)\\b|give (?:me|us) (?:your|the) (?:name|number|email|address|details|reference|order number)\\b|`
@@ -204,6 +212,9 @@ export const englishActionWords: ActionWords = {
     + `(?:confirm|verify|check) (?:your|the) (?:[\\w-]+ ){0,3}?(?:name|digits|address|postcode|zip code|date of birth|security answer)\\b(?!.*\\b(?:by|in|via|over) (?:e-?mail|text|post|letter|writing)\\b)|`
     + `give (?:me|us) (?:a|one) (?:second|sec|moment|minute|min)\\b|`
     + `have (?:lunch|dinner|breakfast|a break|fun|a think|a (?:good|great|nice|lovely)\\b)|`
+    // Weighing an offer up before deciding ("I'll need to talk it over with my partner"): no task
+    // until it says what follows ("I'll ring you on Monday either way" is one).
+    + `(?:talk|think|mull) (?:it|this|that|things) over\\b|sleep on it\\b|think about it\\b|`
     // Call handling and turns of phrase, not tasks ("let me put you on hold", "I have to go").
     + `(?:put|transfer) you (?:on hold|through)\\b|ask you (?:something|a question|a few questions)\\b|get (?:this|that) straight\\b|`
     // "I have to go" is leaving the call; "I'll go to the branch", "go and get her" are errands.
@@ -242,8 +253,11 @@ export const englishActionWords: ActionWords = {
   },
   intents: [
     // The channel verb decides: "text you a reminder" is a message, "email you a reminder" an email.
-    { intent: 'message', pattern: /^(?:text|sms|whats ?app|message)\b/i },
+    // "Send you a reminder text": the channel said as the thing sent decides too.
+    { intent: 'message', pattern: /^(?:text|sms|whats ?app|message)\b|^(?:send|drop)\b(?:\s+[\w'’-]+){0,3}?\s+(?:text|sms|whats ?app)(?:\s+message)?\b(?!\s+(?:or|and)\b)/i },
     { intent: 'email', pattern: /^e-?mail\b/i },
+    // "Call her to remind her": the call is what is done, the reminder what it is for.
+    { intent: 'call', pattern: /^(?:call|ring|phone)\b/i },
     { intent: 'reminder', pattern: /\b(?:remind|reminder)\b/i },
     { intent: 'message', pattern: /\b(?:whats ?app|sms|telegram|signal message)\b|^(?:text|message)\b|\b(?:a|by|via) (?:text|message)\b|\btext (?:me|you|him|her|them|us)\b/i },
     // "Mail" alone is the post ("mail out the forms"), in both Englishes; only e-mail is email.
@@ -288,6 +302,7 @@ export const englishActionWords: ActionWords = {
     'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home',
   ]),
   laterStepAnaphor: /\b(?<verb>[a-z]+) (?:it|them)(?: all)?(?: (?<particle>up|out|in|back|off|over|down))?\b/gi,
+  awaitedThing: /\b(?:when|once|as soon as|the minute|the moment)\s+(?<pronoun>it|they)(?=\s+(?:arrives?|comes?|come in|comes in|gets?|get in|gets in|lands?|is|are|'s|'re|’s|’re|turns? up|shows? up)\b|['’](?:s|re)\b)/i,
   ellipticalThing: /\b(?:the|a|an|another) (?:replacement|new one|spare|spare one)(?=$|\s+(?:for|to|by|from|with|on|at|in|today|tomorrow|now)\b)/i,
   objectAffinities: {
     sign: ['form', 'slip', 'document', 'contract', 'agreement', 'letter', 'paperwork', 'consent', 'lease', 'declaration', 'application', 'waiver', 'mandate'],
@@ -303,6 +318,8 @@ export const englishActionWords: ActionWords = {
     collect: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     pick: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     renew: ['prescription', 'policy', 'licence', 'license', 'passport', 'membership', 'subscription'],
+    // "Is it covered by my insurance?" … "I'll call them to check": the body "them" stands for.
+    ...Object.fromEntries(['call', 'ring', 'phone', 'contact'].map((verb) => [verb, CALLED_BODIES])),
   },
   movedVerbs: ['move', 'moved', 'moving', 'reschedul', 'rebook', 'rearrang', 'push it back', 'bring it forward'],
   numberReference: /\b(?:that|this|the same|the) (?:number|mobile|line)\b/i,

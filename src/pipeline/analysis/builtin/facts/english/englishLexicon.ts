@@ -43,7 +43,9 @@ export const englishLexicon: FactLexicon = {
     },
     partsOfToday: /^(?:this (?:morning|afternoon|evening)|later (?:today|this (?:morning|afternoon|evening))|tonight)$/i,
     thisWeekday: /\b(?:this|today)\b/i,
+    noDaySaid: /^(?:(?:in|during|over|through|throughout|for)\s+)?the\s+(?:week|month|year)$/i,
     morningCue: /\b(?:morning|first thing|breakfast)\b/i,
+    laterPartOfDayCue: /\b(?:afternoon|evening|tonight|night|after work|after school|lunch(?:time)?|pm|p\.m\.)/i,
     nextMorning: /\b(?:first thing )?in the morning\b/i,
     dayOffsets: {
       fromToday: { 'the day after tomorrow': 2, 'day after tomorrow': 2, 'a week today': 7, 'a week tomorrow': 8 },
@@ -72,6 +74,8 @@ export const englishLexicon: FactLexicon = {
     multipliers: { k: 1_000, thousand: 1_000, grand: 1_000, m: 1_000_000, million: 1_000_000, bn: 1_000_000_000, billion: 1_000_000_000 },
     moneyMultipliers: ['k', 'grand'],
     percentWords: ['%', 'percent', 'per cent'],
+    spokenPriceBefore: /\b(?:(?:do|did|does|doing) (?:it|that|them|the job|the lot|the work) for|for (?:just|only)|costs?|costing|cost me|comes? to|came to|coming to|pay|paying|priced at|charges?|charged|(?:price|total|balance|bill|quote|fee|cost|deposit|excess|premium|copay|payment|instalment|installment)(?:['’]s| is| was| will be| would be| comes to| of)?|(?:the|a) first|(?:the|a) last)(?:,?\s+(?:um|uh|er|erm|just|only|about|around|roughly|so|like)\b,?)*\s+$/i,
+    spokenPriceAfter: /^\s+(?:a|per) (?:month|week|year|night|head|person)\b|^\s+(?:each|apiece|all in|all up|in total|a pop)\b/i,
     durationUnits: {
       second: 'seconds', seconds: 'seconds', minute: 'minutes', minutes: 'minutes', min: 'minutes', mins: 'minutes',
       hour: 'hours', hours: 'hours', hr: 'hours', hrs: 'hours', day: 'days', days: 'days', week: 'weeks', weeks: 'weeks',
