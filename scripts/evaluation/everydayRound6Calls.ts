@@ -448,8 +448,8 @@ export const everydayRound6Calls: AnalysisCall[] = [
     ],
     expected: {
       actionItems: [
-        { titleKeywords: ['quote'], intent: 'email', ownerRole: 'CONTACT', dueDate: '2026-12-04' },
-        { titleKeywords: ['quote'], intent: 'call', ownerRole: 'USER', dueDate: '2026-12-07' },
+        { titleKeywords: ['writ'], intent: 'email', ownerRole: 'CONTACT', dueDate: '2026-12-04' },
+        { titleKeywords: ['declan'], intent: 'call', ownerRole: 'USER', dueDate: '2026-12-07' },
       ],
       headline: {
         title: [['wall', 'garden', 'quote', 'rebuild']],
@@ -782,7 +782,7 @@ export const everydayRound6Calls: AnalysisCall[] = [
     ],
     expected: {
       actionItems: [
-        { titleKeywords: ['bin'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-01-28' },
+        { titleKeywords: ['recycl'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-01-28' },
         { titleKeywords: ['sofa'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-02-06' },
         { titleKeywords: ['sofa'], intent: 'task', ownerRole: 'USER', dueDate: '2027-02-06', details: [['7', '07', 'seven']] },
       ],
