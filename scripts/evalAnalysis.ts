@@ -40,7 +40,7 @@ import { analyseCall } from '../src/pipeline/analysis/analyseCall.js';
 import { createBuiltinAnalyser } from '../src/pipeline/analysis/builtin/builtinAnalyser.js';
 import { transcriptFromSegments } from '../src/pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
-import type { AnalysisCall } from './evaluation/analysisCalls.js';
+import type { AnalysisCall, EverydaySet } from './evaluation/analysisCalls.js';
 import { evaluationCalls as analysisCalls } from './evaluation/evaluationCalls.js';
 import {
   amountsMissing, percent, ratio, scoreActionItems, scoreHeadline,
@@ -82,7 +82,10 @@ const asJson = process.argv.slice(2).includes('--json');
  * like the tuning calls.
  */
 const showHeldOut = process.argv.slice(2).includes('--show-held-out');
-const isHidden = (call: AnalysisCall) => !showHeldOut && (call.everyday === 'round5' || call.everyday === 'round6');
+/** The held-out sets: hidden in the report, and the ones the targets are judged on. */
+const judgeSets: readonly EverydaySet[] = ['round5', 'round6'];
+const isJudgeCall = (call: AnalysisCall) => call.everyday !== undefined && judgeSets.includes(call.everyday);
+const isHidden = (call: AnalysisCall) => !showHeldOut && isJudgeCall(call);
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 const callIdOf = (index: number) => `00000000-0000-4000-8000-${(index + 1).toString(16).padStart(12, '0')}`;
@@ -236,13 +239,17 @@ const subsets = [
   { key: 'everydayRound4', title: 'everyday calls, round 4 held-out set (written in round 4 by someone who saw neither the analyser nor the other calls; opened for tuning in round 6: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round4' },
   { key: 'everydayRound5', title: 'everyday calls, round 5 held-out set (written in round 5 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round5' },
   { key: 'everydayRound6', title: 'everyday calls, round 6 held-out set (written in round 6 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round6' },
-].map((subset) => ({ ...subset, results: results.filter((_, index) => subset.test(analysisCalls[index]!)) })).filter((subset) => subset.results.length > 0);
+].map((subset) => {
+  const members = analysisCalls.filter((call) => subset.test(call));
+  // A set the targets are judged on: every call in it is held out.
+  return { ...subset, results: results.filter((_, index) => subset.test(analysisCalls[index]!)), judge: members.length > 0 && members.every(isJudgeCall) };
+}).filter((subset) => subset.results.length > 0);
 /**
  * The sets the analyser was not tuned on, whose figures the targets are judged by: the round 5 and
  * round 6 sets (the round 2 one was opened for tuning in round 4, the round 3 one in round 5 and the round 4 one
  * in round 6, whose totals are still printed above as tuning sets').
  */
-const untuned = subsets.filter((subset) => subset.key === 'everydayRound5' || subset.key === 'everydayRound6');
+const untuned = subsets.filter((subset) => subset.judge);
 const schemaMet = totals.schemaValid === totals.calls;
 const groundingMet = totals.violationsAfter === 0;
 

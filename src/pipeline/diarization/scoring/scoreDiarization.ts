@@ -18,6 +18,11 @@ export interface DiarizationScore {
   diarizationErrorRate: number;
   /** Hypothesis speaker → the reference speaker it was mapped to (unmapped ones are absent). */
   mapping: Record<string, string>;
+  /**
+   * Per reference speaker: their speech, and how much of it the hypothesis speaker mapped to them
+   * also covers (0 when none is), seconds.
+   */
+  referenceSpeakers: Record<string, { seconds: number; matchedSeconds: number }>;
 }
 
 /**
@@ -41,6 +46,7 @@ export function scoreDiarization(reference: readonly SpeakerTurn[], hypothesis: 
   const hypothesisDepth = new Array<number>(hypothesisSpeakers.length).fill(0);
   // shape: (referenceSpeakers, hypothesisSpeakers), seconds both are active
   const together = referenceSpeakers.map(() => new Array<number>(hypothesisSpeakers.length).fill(0));
+  const speechOf = new Array<number>(referenceSpeakers.length).fill(0);
   let referenceSeconds = 0;
   let missedSeconds = 0;
   let falseAlarmSeconds = 0;
@@ -59,17 +65,20 @@ export function scoreDiarization(reference: readonly SpeakerTurn[], hypothesis: 
     falseAlarmSeconds += Math.max(0, activeHypothesis.length - activeReference.length) * seconds;
     matchableSeconds += Math.min(activeReference.length, activeHypothesis.length) * seconds;
     for (const referenceSpeaker of activeReference) {
+      speechOf[referenceSpeaker]! += seconds;
       for (const hypothesisSpeaker of activeHypothesis) together[referenceSpeaker]![hypothesisSpeaker]! += seconds;
     }
   }
 
   const mappedHypothesis = maximizeAssignment(together);
   const mapping: Record<string, string> = {};
+  const bySpeaker: DiarizationScore['referenceSpeakers'] = Object.fromEntries(referenceSpeakers.map((speaker, index) => [speaker, { seconds: speechOf[index]!, matchedSeconds: 0 }]));
   let correctSeconds = 0;
   mappedHypothesis.forEach((hypothesisSpeaker, referenceSpeaker) => {
     if (hypothesisSpeaker < 0) return;
     const seconds = together[referenceSpeaker]![hypothesisSpeaker]!;
     correctSeconds += seconds;
+    bySpeaker[referenceSpeakers[referenceSpeaker]!]!.matchedSeconds = seconds;
     if (seconds > 0) mapping[hypothesisSpeakers[hypothesisSpeaker]!] = referenceSpeakers[referenceSpeaker]!;
   });
   const confusionSeconds = Math.max(0, matchableSeconds - correctSeconds);
@@ -84,6 +93,7 @@ export function scoreDiarization(reference: readonly SpeakerTurn[], hypothesis: 
     confusion: share(confusionSeconds),
     diarizationErrorRate: share(missedSeconds + falseAlarmSeconds + confusionSeconds),
     mapping,
+    referenceSpeakers: bySpeaker,
   };
 }
 

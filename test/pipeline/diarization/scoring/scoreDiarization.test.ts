@@ -34,6 +34,10 @@ describe('scoreDiarization (no collar, overlap scored)', () => {
     expect(result.confusion).toBeCloseTo(0.05);
     expect(result.diarizationErrorRate).toBeCloseTo(0.4);
     expect(result.mapping).toEqual({ X: 'A', Y: 'B' });
+    // Each reference speaker's speech, and the part of it their mapped speaker covers.
+    expect(result.referenceSpeakers.A).toEqual({ seconds: 10, matchedSeconds: 10 });
+    expect(result.referenceSpeakers.B!.seconds).toBeCloseTo(10);
+    expect(result.referenceSpeakers.B!.matchedSeconds).toBeCloseTo(4);
   });
 
   it('maps one-to-one: a speaker split in two costs the smaller half as confusion', () => {
