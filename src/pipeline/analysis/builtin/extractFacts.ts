@@ -70,8 +70,8 @@ export function extractFacts(input: AnalysisInput): ExtractedFacts {
     followUps: actions.map(({ item }) => ({ text: item.title, ownerSpeakerId: item.ownerSpeakerId, dueDate: item.dueDate, sourceSegmentIds: item.sourceSegmentIds })),
     importantDates: importantDatesOf(call, (sentence) => cuesOf(sentence).length > 0),
     decisions: statements.decisions,
-    commitments: actions.filter((action) => action.kind === 'commitment').map(({ item, speakerId }) => ({
-      text: item.description ?? item.title, speakerId, dueDate: item.dueDate, sourceSegmentIds: item.sourceSegmentIds,
+    commitments: actions.filter((action) => action.kind === 'commitment').map(({ item, speakerId, said }) => ({
+      text: said, speakerId, dueDate: item.dueDate, sourceSegmentIds: item.sourceSegmentIds,
     })),
     openQuestions: findOpenQuestions(sentences, lexicon.statements.openQuestions, isRequest),
     risks: statements.risks,

@@ -209,3 +209,50 @@ describe('round 6: what the call settles, what a pronoun stands for, which chann
     expect(itemTitled(facts, /Put|Appointment/)).toMatchObject({ intent: 'meeting', dueDate: '2026-03-06' });
   });
 });
+
+describe('reading an action with the turns around it', () => {
+  test('an answer to a question quotes the question in its description; a promise later in the turn does not', () => {
+    const facts = factsOf([
+      ['S', 'When would you like to make the first payment?'],
+      ['D', "I get paid on Friday, so I'll pay the first seventy-one ten online then."],
+      ['S', 'Do you do a courtesy car?'],
+      ['D', "Not at the minute, sorry. I'll give you a ring on Tuesday afternoon when it's ready."],
+    ]);
+    expect(itemTitled(facts, /^Pay/).description).toContain('(Context: "When would you like to make the first payment?")');
+    expect(itemTitled(facts, /^Call/).description).not.toContain('courtesy');
+    // The commitment keeps the sentence as said, without its context.
+    expect(facts.commitments?.map((commitment) => commitment.text)).toContain("I get paid on Friday, so I'll pay the first seventy-one ten online then.");
+  });
+
+  test('an appointment that says only whom it books is named by the need said before it, and its description quotes the need', () => {
+    const facts = factsOf([
+      ['S', "Hi, it's Sheila. Um, I lost a filling last night, bottom left, and it's kind of sensitive."],
+      ['D', 'The first opening I have is Friday at 4:30.'],
+      ['S', "Yeah, that works, I'll take it."],
+      ['D', "Great, I'll put you down for Friday at 4:30."],
+    ]);
+    const booking = itemTitled(facts, /^Put Sheila down/);
+    expect(booking).toMatchObject({ title: 'Put Sheila down for the filling', intent: 'meeting', dueDate: '2026-03-06' });
+    expect(booking.description).toContain('(Context: "Um, I lost a filling last night, bottom left, and it\'s kind of sensitive.")');
+  });
+
+  test('"put me down for that" takes the slot offered just before, as an appointment the other side books', () => {
+    const facts = factsOf([
+      ['S', "Morning, it's Sheila. I need to get the car in for its MOT, it runs out on the third."],
+      ['D', 'Tuesday at eight, yeah, that works.'],
+      ['S', 'Great, put me down for that.'],
+    ]);
+    expect(itemTitled(facts, /^Put Sheila down/)).toMatchObject({ title: 'Put Sheila down for the MOT', intent: 'meeting', ownerDisplayName: 'Diane', dueDate: '2026-03-10' });
+  });
+
+  test('a promise with a verb outside the lexicon is an action when a day is said for it, and none without', () => {
+    const facts = factsOf([
+      ['S', "Okay, I'll do the dye test tonight on both toilets."],
+      ['S', "I'll deal with the DMV on Tuesday."],
+      ['S', "Thanks, but I'll stick with what I have."],
+      ['S', "I'm going to my bank for a chargeback on Friday."],
+    ]);
+    expect(titles(facts)).toEqual(['Do the dye test on both toilets', 'Deal with the DMV']);
+    expect(itemTitled(facts, /DMV/).dueDate).toBe('2026-03-10');
+  });
+});

@@ -65,8 +65,16 @@ export interface ActionWords {
   anaphors: readonly string[];
   /** Verbs that say how a thing moves on, not what is done to it ("send", "put … in writing"): "escalate it" is an action of its own, "send it there" is not. */
   genericVerbs: readonly string[];
-  /** A clause must start with one of these verbs to be an action ("send", "call", "check"). */
+  /** A clause must start with one of these verbs to be an action ("send", "call", "check")… */
   verbs: readonly string[];
+  /**
+   * …unless it follows a plain promise (see `promiseLead`): there the word after it is a verb by
+   * grammar ("I'll deal with the DMV", "I'll do the dye test"), an action unless it is one of
+   * these, which promise no deed ("I'll be there", "I'll see", "I'll wait", "I'll think about it").
+   */
+  notDeeds: readonly string[];
+  /** The words of a plain promise, anchored at the end ("I'll ", "we're going to "): after them any verb but `notDeeds` is an action. */
+  promiseLead: RegExp;
   /** Verbs an imperative sentence may open with ("Send me the invoice."): a request. */
   imperativeVerbs: readonly string[];
   /** Words that may follow an imperative verb ("me", "the", "back"): "Email is fine" is no imperative. */
@@ -98,6 +106,22 @@ export interface ActionWords {
   doneInTheReply: RegExp;
   /** The words before a need that explains a call or a question ("I need to " make a claim). */
   statedNeedLead: RegExp;
+  /**
+   * A sentence stating a need or a purpose ("I lost a filling last night", "she needs her stitches
+   * out", "I'm hoping to book a table for ten"): what an appointment booked later is for.
+   */
+  statedPurpose: RegExp;
+  /** A condition anywhere in a sentence ("if", "unless", "in case"): such a sentence is not quoted as an item's context. */
+  conditionAnywhere: RegExp;
+  /**
+   * The end of an appointment's title that says only whom it books ("Put Marcus Bell *down*", "Put
+   * Dev down *for that*"), its booking particle in the group `particle`: the need it was booked for completes it.
+   */
+  bareBooking: RegExp;
+  /** Possessive determiners not among `determiners` ("its"): a thing needed may follow them. */
+  possessives: readonly string[];
+  /** How an item's description introduces a sentence quoted for context ("Context"). */
+  contextLabel: string;
   /** What "you should …" says when it only tells the other party they will receive something ("you should have it by Saturday"): no request. */
   receipt: RegExp;
   /** Words just before a date that make it when something arrives, not when it is done ("it should be with you"); anchored at the end. */

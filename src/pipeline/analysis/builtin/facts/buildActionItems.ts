@@ -1,6 +1,7 @@
 import type { AnalysisActionItem } from '../../../../domain/analysis/analysisSchema.js';
 import type { CallMetadata } from '../../../../domain/calls/callTypes.js';
 import type { Speaker } from '../../../../domain/transcripts/transcriptSchema.js';
+import { describedWithContext, withNeedNamed } from './actionContext.js';
 import { actionKey, actionTitle } from './actionTitle.js';
 import { ownerFieldsOf, type CallParties } from './callParties.js';
 import type { ActionWords } from './ActionWords.js';
@@ -10,7 +11,7 @@ import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
-import { laterDateTime, turnsOf } from './nearbyEvidence.js';
+import { acceptedDateTime, laterDateTime, turnsOf } from './nearbyEvidence.js';
 import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
 import { isContentWord, keyOf } from '../describe/words.js';
 
@@ -41,6 +42,8 @@ export function buildActionItems(
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
       if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;
       const { titleAsSaid, ...action } = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
+      // "I'll stick with what I have", "I'll grab an Uber": a verb outside the lexicon makes an action only done on a day said.
+      if (cue.verbByGrammar && action.item.dueDate === null) continue;
       placed.push({
         ...action,
         segmentIndex: facts.sentence.segmentIndex,
@@ -71,7 +74,10 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   // "We have to move your filling": the speaker's side, not both parties.
   const kind = cue.kind === 'joint' && words.exclusiveWe.test(cue.part.text) ? 'commitment' : cue.kind;
   const owner = kind === 'commitment' || kind === 'selfReminder' ? speaker : kind === 'request' ? addressee : null;
-  const said = dateOf(cue, facts.dates, cuesInSentence, facts.sentence.text, words);
+  const saidHere = dateOf(cue, facts.dates, cuesInSentence, facts.sentence.text, words);
+  // "Put me down for that": a slot taken without its time said is the one offered just before.
+  const accepted = !saidHere?.dateTime && words.slotVerbs.test(cue.clause) ? acceptedDateTime(facts, context.call, turnsOf(context.call)) : null;
+  const said = accepted?.when ?? saidHere;
   const listed = cue.kind === 'selfReminder' ? 'reminder' : words.intents.find((row) => row.pattern.test(cue.clause))?.intent ?? 'task';
   // "I'll move her to Tuesday at 2:30", "I'll put Biscuit down for Thursday at 5:30": a day and a
   // time put in a diary are an appointment, whatever the verb.
@@ -79,7 +85,8 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const window = words.timeWindow.exec(cue.clause)?.[0].toLowerCase();
   // "I'll book Gary in for Friday between eight and twelve": a visit in a window (someone comes
   // round, a delivery) is a task to plan around, not an appointment at a time.
-  const slotted = !window && listed === 'task' && (cue.kind === 'commitment' || cue.kind === 'joint') && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
+  // "Put me down for that" asks the other side to put the slot in their diary: an appointment too.
+  const slotted = !window && listed === 'task' && cue.kind !== 'thirdParty' && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
   // "I'll reserve the family room for Walter's birthday visit on Sunday at eleven": an
   // appointment named with its day and time is a meeting, whatever is done to set it up.
   const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime) && (appointmentNounIn(cue.clause, words) || words.reservedThing.test(cue.clause));
@@ -110,26 +117,29 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const booked = intent === 'meeting' && !slotted && words.slotVerbs.test(cue.clause);
   // "I'll book the tech for Tuesday, between noon and four": a visit in a window, titled by the job it is for.
   const visitBooked = intent === 'task' && Boolean(window) && words.bookingVerb.test(cue.clause);
-  const title = withPersonNamed(withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
+  const named = withPersonNamed(withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
     : booked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.meetingNouns, words.appointmentNouns)
       : visitBooked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.visitNouns, words.visitNouns)
         : withAwaitedThing(withAntecedent(titleAsSaid, facts, context.call, words), facts, context.call, words), context.call), facts, context.call, parties, words);
+  const title = intent === 'meeting' ? withNeedNamed(named, facts, context.call, words) : named;
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
+  const sentenceSaid = withAmountSaidBefore(titleAsSaid, facts, context.call, words);
   const item: AnalysisActionItem = {
     title,
-    description: clip(withAmountSaidBefore(titleAsSaid, facts, context.call, words), 1000),
+    // A visit booked in a window ("I'll pencil you in for Monday between two and four") is booked for a need too.
+    description: clip(describedWithContext(sentenceSaid, facts, context.call, intent === 'meeting' || visitBooked || (Boolean(window) && words.slotVerbs.test(cue.clause)), words), 1000),
     dueDate,
     priority,
     ...ownerFieldsOf(owner),
     sourceSegmentIds: [facts.sentence.segment.id],
     intent,
     intentMetadata: intentMetadataFor({
-      intent, kind: cue.kind, title, clause: cue.clause, when, whenSaidIn: agreed?.facts ?? null, facts, call: context.call, speaker, addressee, parties,
+      intent, kind: cue.kind, title, clause: cue.clause, when, whenSaidIn: agreed?.facts ?? accepted?.facts ?? null, facts, call: context.call, speaker, addressee, parties,
       metadata: context.metadata, words,
     }),
   };
-  return { item, kind, speakerId: speaker.speakerId, titleAsSaid };
+  return { item, kind, speakerId: speaker.speakerId, said: sentenceSaid, titleAsSaid };
 }
 
 /** Sentences looked back over for a day a time said alone may be on ("Thursday, then?" … "I'll be there by ten"). */

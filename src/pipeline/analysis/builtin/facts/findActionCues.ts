@@ -22,6 +22,11 @@ export interface ActionCue {
   part: { index: number; text: string };
   /** An offer ("shall I send you the form?"): a commitment only once the other party accepts it. */
   offered: boolean;
+  /**
+   * A promise whose verb is none of the lexicon's, taken as an action by grammar alone ("I'll deal
+   * with the DMV on Tuesday"): an action only with a day said for it (see `buildActionItems`).
+   */
+  verbByGrammar: boolean;
 }
 
 /** A cue found in a part: where it starts and where its clause starts. */
@@ -58,8 +63,13 @@ export function findActionCues(sentence: Sentence, words: ActionWords): ActionCu
     if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
     if (match.kind === 'commitment' && /\blet me\s*$/i.test(part.text.slice(0, match.clauseStart)) && words.inCall.test(match.clause.trim().replace(/[.!?]+$/, ''))) continue;
     if (match.kind === 'request' && words.receipt.test(match.clause.trim())) continue;
-    const clause = actionClause(match.clause, words, patterns.fillers);
-    if (clause) cues.push({ kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, offered: match.offered });
+    const afterPromise = match.kind === 'commitment' && !match.offered && words.promiseLead.test(part.text.slice(0, match.clauseStart));
+    // "I'll have to dig the torch out": a verb of the lexicon's own only after a filler.
+    const clause = actionClause(match.clause, words, patterns.fillers, afterPromise && !patterns.fillers.test(match.clause.trim()));
+    if (clause) {
+      const verbByGrammar = !words.verbs.includes(/^[\p{L}-]+/u.exec(clause)![0].toLowerCase());
+      cues.push({ kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, offered: match.offered, verbByGrammar });
+    }
   }
   return cues;
 }
@@ -122,13 +132,20 @@ function firstCue(text: string, words: ActionWords, imperativePattern: RegExp): 
   return matches[0] ?? null;
 }
 
-/** The clause with leading fillers dropped and rewrites applied, or null when it is no action. */
-function actionClause(said: string, words: ActionWords, fillers: RegExp): string | null {
+/**
+ * The clause with leading fillers dropped and rewrites applied, or null when it is no action: it
+ * must open with one of the lexicon's verbs, or, `afterPromise` (see `ActionWords.promiseLead`),
+ * with any word but the lexicon's `notDeeds`.
+ */
+function actionClause(said: string, words: ActionWords, fillers: RegExp, afterPromise: boolean): string | null {
   let clause = withBaseVerb(said.trim().replace(fillers, '').replace(words.progressiveAuxiliary, ''), words);
   for (const rewrite of words.rewrites) clause = clause.replace(rewrite.pattern, rewrite.replacement);
   if (words.courtesies.test(clause)) return null;
   const verb = /^[\p{L}-]+/u.exec(clause)?.[0]?.toLowerCase();
-  return verb !== undefined && words.verbs.includes(verb) ? clause : null;
+  if (verb === undefined) return null;
+  const anyDeed = afterPromise && /^\p{Ll}+$/u.test(verb) && !/ly$/.test(verb) && !words.notDeeds.includes(verb)
+    && !words.determiners.includes(verb) && !words.objectStopWords.includes(verb);
+  return words.verbs.includes(verb) || anyDeed ? clause : null;
 }
 
 /**

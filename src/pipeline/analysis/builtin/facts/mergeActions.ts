@@ -8,6 +8,8 @@ export interface FoundAction {
   kind: ActionKind;
   /** The sentence's speaker. */
   speakerId: string;
+  /** The sentence as said (with a sum of money said before it): the item's description before its context is added. */
+  said: string;
 }
 
 /** A found action with where it was said and what tells it apart from others, for merging. */
@@ -142,7 +144,7 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
   }
   return remaining
     .filter((action) => !merged.has(action) && (!saysNothing(action) || action.item.dueDate !== null))
-    .map(({ item, kind, speakerId }) => ({ item, kind, speakerId }));
+    .map(({ item, kind, speakerId, said }) => ({ item, kind, speakerId, said }));
 }
 
 const saysNothing = (action: PlacedAction) => action.objectWords.length === 0;

@@ -63,6 +63,20 @@ function lexicographic(first: readonly number[], second: readonly number[]): num
   return 0;
 }
 
+/**
+ * "Tuesday at eight, yeah, that works." – "Great, put me down for that.": the date with a day and
+ * a time said last in the turn just before the action's (the slot the action takes), and its sentence.
+ */
+export function acceptedDateTime(own: SentenceFacts, call: readonly SentenceFacts[], turns: ReadonlyMap<number, number>): { when: DateMention; facts: SentenceFacts } | null {
+  const previousTurn = (turns.get(own.sentence.segmentIndex) ?? 0) - 1;
+  for (const facts of [...call].reverse()) {
+    if (turns.get(facts.sentence.segmentIndex) !== previousTurn) continue;
+    const when = facts.dates.findLast((mention) => mention.dateTime !== null);
+    if (when) return { when, facts };
+  }
+  return null;
+}
+
 /** A date with a day and a time said within {@link MEETING_TIME_WINDOW_TURNS} turns after the action, and its sentence. */
 export function laterDateTime(own: SentenceFacts, call: readonly SentenceFacts[], turns: ReadonlyMap<number, number>): { when: DateMention; facts: SentenceFacts } | null {
   const ownTurn = turns.get(own.sentence.segmentIndex) ?? 0;

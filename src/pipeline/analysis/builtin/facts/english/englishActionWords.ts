@@ -151,9 +151,17 @@ export const englishActionWords: ActionWords = {
     'apply', 'attach', 'block', 'credit', 'dispatch', 'fax', 'fill', 'flag', 'freeze', 'issue', 'mark', 'refer', 'reissue', 'request',
     'reset', 'scan', 'unblock', 'waive',
   ],
-  imperativeVerbs: ['send', 'email', 'e-mail', 'call', 'ring', 'text', 'forward', 'give', 'drop', 'book', 'schedule', 'remind', 'whatsapp', 'message'],
+  notDeeds: [
+    'be', 'been', 'see', 'know', 'think', 'wait', 'hold', 'try', 'bet', 'miss', 'need', 'want', 'hope', 'guess', 'say', 'admit', 'manage',
+    'live', 'survive', 'keep', 'use', 'like', 'love', 'enjoy', 'stay', 'sit', 'hang', 'stop', 'feel', 'hear', 'remember', 'forget', 'mention',
+    'explain', 'believe', 'assume', 'expect', 'wonder', 'trust', 'mind', 'worry', 'leave', 'never', 'always', 'only', 'really', 'even', 'not',
+    'still', 'just', 'own', 'owe', 'cope', 'struggle', 'lose', 'win', 'die', 'sleep', 'eat', 'drink', 'watch', 'listen',
+    'accept', 'agree', 'probably', 'definitely', 'also', 'then', 'actually',
+  ],
+  promiseLead: new RegExp(`\\b(?:I|we)(?:${A}ll| will|${A}m going to| am going to|${A}re going to| are going to)\\s+$`, 'i'),
+  imperativeVerbs: ['send', 'email', 'e-mail', 'call', 'ring', 'text', 'forward', 'give', 'drop', 'book', 'schedule', 'remind', 'whatsapp', 'message', 'put', 'pencil'],
   imperativeObjects: ['me', 'us', 'him', 'her', 'them', 'it', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'those', 'these', 'back', 'over', 'out', 'up', 'to', 'in'],
-  imperativeLeads: ['and', 'so', 'just', 'also', 'oh', 'then', 'okay', 'ok', 'well', 'yes', 'yeah', 'sure'],
+  imperativeLeads: ['and', 'so', 'just', 'also', 'oh', 'then', 'okay', 'ok', 'well', 'yes', 'yeah', 'sure', 'great', 'perfect', 'lovely', 'right', 'brilliant', 'fine'],
   acceptance: new RegExp(
     `^(?:(?:oh|um|uh|well|ok(?:ay)?|right|brilliant|lovely|great|perfect|cheers)[,.!\\s]+)*`
     + `(?:yes|yeah|yep|yup|sure|of course|absolutely|definitely|certainly|no problem|that works|that${A}s (?:fine|great|perfect|lovely|brilliant)|`
@@ -173,6 +181,11 @@ export const englishActionWords: ActionWords = {
   recordedOnTheLine: /^(?:log|note|record|cancel|mark|flag|update|amend|remove|add|make a note of|pop a note on|put a note on)\s+(?:that|this|it|those|them)(?:\s+(?:down|off|through|on (?:the|your) (?:file|system|account|record)))?(?:\s+for you)?\s+(?:now|right now|right away|straight away|as we speak|while (?:you|we)['’]re on the (?:phone|line))\b/i,
   doneInTheReply: /^(?:(?:of course|sure|certainly|absolutely|no problem|not a problem|yes|yeah|yep|okay|ok|right|done|all done|there we go|there you go)[,.!]?\s+)*(?:I['’]ve|I have|we['’]ve|we have)\s+(?:just\s+|now\s+|already\s+)?(?:taken|removed|deleted|cancel(?:l)?ed|unsubscribed|logged|noted|updated|changed|amended|flagged|marked)\b/i,
   statedNeedLead: /\bI (?:need|have|['’]ve got|want) to\s+$/i,
+  statedPurpose: /\b(?:needs?|needed|(?:have|has|['’]ve|['’]s) (?:lost|broken|cracked|chipped)|lost (?:a|my|his|her|our|the)|broke|hoping to|(?:like|want|wanted|looking) to (?:book|get|make|see|bring|have|arrange)|calling (?:about|to|because|regarding)|due (?:for|an?)|runs? out)\b/i,
+  conditionAnywhere: /\b(?:if|unless|in case|whenever)\b/i,
+  bareBooking: /\s+(?:(?<particle>down|in)(?:\s+for\s+(?:that|it|this|then))?|for\s+(?:that|it|this|then))$/i,
+  possessives: ['its'],
+  contextLabel: 'Context',
   receipt: /^(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)/i,
   arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
   timeWindow: /\b(?:between\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?\s+and\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?|from\s+[\w:.]+(?:\s+(?:am|pm))?\s+(?:to|till|until)\s+[\w:.]+(?:\s+(?:am|pm))?)/i,
