@@ -256,3 +256,50 @@ describe('reading an action with the turns around it', () => {
     expect(itemTitled(facts, /DMV/).dueDate).toBe('2026-03-10');
   });
 });
+
+describe('reading an action with the turns around it, round 7', () => {
+  test('a day corrected in the next sentence is the corrected day, at the time first said, and the correction is in the description', () => {
+    const facts = factsOf([
+      ['D', "Okay, I'll put you in for Thursday the sixth at half four. Sorry, the fifth, Thursday the fifth. With Dr Mensah, and it's a fifteen minute slot."],
+    ]);
+    const booking = itemTitled(facts, /^Put Sheila in/);
+    expect(booking).toMatchObject({ intent: 'meeting', dueDate: '2026-03-05' });
+    expect(booking.intentMetadata).toMatchObject({ proposedAt: '2026-03-05T16:30:00+00:00' });
+    expect(booking.description).toContain('With Dr Mensah');
+  });
+
+  test('"at a quarter to seven" is a time, and the contact\'s organisation is named on a booking the contact holds', () => {
+    const facts = factsOf([['S', "Grand. I'll put you down for eight people at a quarter to seven on Saturday the seventh."]]);
+    const booking = itemTitled(facts, /^Put Diane down for eight people$/);
+    expect(booking.intentMetadata).toMatchObject({ proposedAt: '2026-03-07T18:45:00+00:00' });
+    expect(booking.description).toContain('(Booked with: Acme Supplies)');
+  });
+
+  test('"pay that" is the thing paid said before; "email that form" keeps its form; a payment says what it pays', () => {
+    const facts = factsOf([
+      ['D', 'For groups we take a deposit of ten euro a head, so eighty euro. I will text you a payment link now.'],
+      ['S', "No bother. I'll pay that by Monday."],
+      ['D', "I'll email that form to you today."],
+      ['D', "I'd need a deposit of two hundred quid to order the charger."],
+      ['S', "That's fine. I'll transfer the two hundred on Friday."],
+    ]);
+    expect(titles(facts)).toEqual(expect.arrayContaining(['Pay the deposit', 'Email that form to Sheila', 'Transfer the two hundred']));
+    expect(itemTitled(facts, /^Transfer/).description).toContain('(Context: "I\'d need a deposit of two hundred quid to order the charger.")');
+  });
+
+  test('"will you be bringing a cake?" asks about a plan: no request', () => {
+    expect(factsOf([['D', 'Can I ask, will you be bringing a cake?'], ['S', 'I was going to, yeah.']]).actionItems).toEqual([]);
+  });
+
+  test('a call back to set up a time is described with the need for it; one third party\'s "it" is not another\'s action', () => {
+    const facts = factsOf([
+      ['D', 'Dr. Lam would like you to come in for a quick fitting before you take them home.'],
+      ['D', 'So could you give us a call back by Saturday to set up a time?'],
+      ['S', 'Thanks.'],
+      ['D', 'Our team will bring it out on Tuesday between twelve and four.'],
+      ['D', 'The driver will give you a call about thirty minutes before he gets there.'],
+    ]);
+    expect(itemTitled(facts, /set up a time/).description).toContain('fitting');
+    expect(titles(facts)).toEqual(expect.arrayContaining(['Bring it out between twelve and four', 'Call Sheila before he gets there']));
+  });
+});

@@ -120,8 +120,14 @@ export interface ActionWords {
   bareBooking: RegExp;
   /** Possessive determiners not among `determiners` ("its"): a thing needed may follow them. */
   possessives: readonly string[];
+  /** An action that arranges an appointment without making it ("call us back to set up a time"): described like one. */
+  arrangesAppointment: RegExp;
+  /** The verb whose `objectAffinities` are the things a payment pays ("pay": a bill, a deposit). */
+  paymentVerb: string;
   /** How an item's description introduces a sentence quoted for context ("Context"). */
   contextLabel: string;
+  /** How an appointment's description names the organisation holding it ("Booked with"). */
+  bookedWithLabel: string;
   /** What "you should …" says when it only tells the other party they will receive something ("you should have it by Saturday"): no request. */
   receipt: RegExp;
   /** Words just before a date that make it when something arrives, not when it is done ("it should be with you"); anchored at the end. */
@@ -133,6 +139,8 @@ export interface ActionWords {
 
   /** Prepositions before a date dropped with it from a title ("send it *on* Friday"). */
   datePrepositions: readonly string[];
+  /** Words that make a date or a length approximate ("*about* thirty minutes before"): dropped with it. */
+  approximators: readonly string[];
   /** Where the object of an action ends ("the contract *to* Sheila"): the email subject is what comes before. */
   objectEnd: RegExp;
   /** Joins a moved recipient to a title ("send the contract *to* Sheila"). */

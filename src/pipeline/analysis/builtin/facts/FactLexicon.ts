@@ -41,6 +41,8 @@ export interface DateWords {
   weekend: RegExp;
   /** Words just before a mention that belong to it ("*by* Friday", "*before the* end of the month"); anchored at the end. */
   deadlinePrefix: RegExp;
+  /** A sentence that corrects the one before ("Sorry, the third", "I mean Thursday"): a day it says replaces the day said there. */
+  selfRepair: RegExp;
   /** Weekday names, lower case: "Friday the 24th" names both. */
   weekdays: readonly string[];
   /** Words before a time said in words ("*at* ten fifteen"): only after one are number words read as a time. */
@@ -53,9 +55,9 @@ export interface DateWords {
   /**
    * "half" and "quarter" of "half past ten", in minutes; "past" (after the hour) and "to" (before
    * it); `minuteUnits`, the word that may follow a count of minutes said before "past" or "to"
-   * ("ten (minutes) past four", "twenty to six").
+   * ("ten (minutes) past four", "twenty to six"); `articles`, words a fraction may follow ("at *a* quarter to seven").
    */
-  hourFractions: { minutes: Readonly<Record<string, number>>; past: readonly string[]; to: readonly string[]; minuteUnits: readonly string[] };
+  hourFractions: { minutes: Readonly<Record<string, number>>; past: readonly string[]; to: readonly string[]; minuteUnits: readonly string[]; articles: readonly string[] };
   /** What may follow "the" + ordinal for it to be a day of the month ("the fifteenth *at* noon", "on the 15th*.*"): "the third time" is none. */
   ordinalDayFollowers: RegExp;
   /** A sentence about the past ("they *sent* it on the fifth"): a day of the month said alone is the last one, not the next. */

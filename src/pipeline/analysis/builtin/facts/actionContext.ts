@@ -1,34 +1,80 @@
 import type { ActionWords } from './ActionWords.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { isContentWord } from '../describe/words.js';
+import { turnsOf } from './nearbyEvidence.js';
 
+/** Sentences after an appointment's, in the same turn, that may hold its details ("With Dr Mensah, and it's a fifteen minute slot."). */
+const APPOINTMENT_DETAIL_SENTENCES = 2;
+/** An opening sentence this short ("Yes please.") before an answer is no answer of its own. */
+const MAX_ACKNOWLEDGEMENT_WORDS = 3;
+
+/** What an appointment's description adds: who holds the booking, when it is the contact's organisation. */
+export interface AppointmentContext {
+  /** The metadata's organisation when the contact owns the booking; null otherwise. */
+  bookedWith: string | null;
+}
 
 /**
  * An item's description: the sentence the action was said in, with what a reader needs to make
  * sense of it, quoted as said (nothing is paraphrased, so nothing can be invented):
  * - the other party's question the action answers ("When would you like to make the first
  *   payment?" – "I'll pay the first seventy-one ten online then": what is paid is in the question);
- * - for an appointment, the need it was booked for, said before it ("I lost a filling last night"
- *   … "I'll put you down for Friday at 4:30": the title says who is put down, the need says for what).
+ * - for a payment whose title does not say what is paid ("Transfer the two hundred"), the sentence
+ *   before that named it ("I'd need a deposit of two hundred quid to order the charger");
+ * - for an appointment, the rest of the turn it was booked in (its details: with whom, how long, a
+ *   correction), the need it was booked for, said before it ("I lost a filling last night" … "I'll
+ *   put you down for Friday at 4:30": the title says who is put down, the need says for what), and
+ *   the organisation that holds it when the contact books it.
  * `said` is the sentence as the description already has it (a sum of money said before may follow it).
  */
-export function describedWithContext(said: string, facts: SentenceFacts, call: readonly SentenceFacts[], isAppointment: boolean, words: ActionWords): string {
+export function describedWithContext(
+  said: string, title: string, facts: SentenceFacts, call: readonly SentenceFacts[], appointment: AppointmentContext | null, words: ActionWords,
+): string {
   // A quoted condition ("if anything opens up earlier…") would read as the item's own.
-  const context = [questionAnswered(facts, call), isAppointment ? needBooked(facts, call, words)?.sentence.text ?? null : null]
-    .filter((sentence): sentence is string => sentence !== null && !said.includes(sentence) && !words.conditionAnywhere.test(sentence));
-  return [said, ...[...new Set(context)].map((sentence) => `(${words.contextLabel}: "${sentence}")`)].join(' ');
+  const unconditional = (sentence: string | null | undefined): sentence is string => typeof sentence === 'string' && !words.conditionAnywhere.test(sentence);
+  const details = appointment ? restOfTurn(facts, call).slice(0, APPOINTMENT_DETAIL_SENTENCES).map((other) => other.sentence.text).filter(unconditional) : [];
+  const needs = appointment ? [needBooked(facts, call, words)?.sentence.text, reasonForTheCall(facts, call, words)?.sentence.text] : [];
+  const context = [questionAnswered(facts, call, words), ...needs, paymentNamed(title, facts, call, words)]
+    .filter(unconditional).filter((sentence) => !said.includes(sentence));
+  const bookedWith = appointment?.bookedWith ? [`(${words.bookedWithLabel}: ${appointment.bookedWith})`] : [];
+  return [said, ...details, ...[...new Set(context)].map((sentence) => `(${words.contextLabel}: "${sentence}")`), ...bookedWith].join(' ');
+}
+
+/** Sentences looked back over for the thing a payment pays. */
+const PAYMENT_LOOK_BACK = 5;
+
+/**
+ * The latest of the few sentences before a payment that names a thing paid (one of
+ * `ActionWords.objectAffinities.pay` after a determiner: "a deposit of two hundred", not "that's
+ * fine"), when the title names none.
+ */
+function paymentNamed(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | null {
+  const paid = words.objectAffinities[words.paymentVerb] ?? [];
+  const namesPaid = (text: string) => new RegExp(`\\b(?:${words.determiners.join('|')})\\s+(?:[\\p{L}-]+\\s+)?(?:${paid.join('|')})s?\\b`, 'iu').test(text);
+  if (!words.paymentAction.test(title) || namesPaid(title)) return null;
+  const at = call.indexOf(facts);
+  return call.slice(Math.max(0, at - PAYMENT_LOOK_BACK), at).reverse().find((other) => namesPaid(other.sentence.text))?.sentence.text ?? null;
+}
+
+/** The sentences after `facts` until its speaker stops. */
+function restOfTurn(facts: SentenceFacts, call: readonly SentenceFacts[]): SentenceFacts[] {
+  const after = call.slice(call.indexOf(facts) + 1);
+  const end = after.findIndex((other) => other.sentence.segment.speakerId !== facts.sentence.segment.speakerId);
+  return end < 0 ? after : after.slice(0, end);
 }
 
 /**
  * The question the other party asked last in the turn just before the one that holds `facts`,
- * when `facts` opens its turn (the answer: a promise said later in the turn answers something else); null otherwise.
+ * when `facts` opens its turn, after an acknowledgement at most ("Do you need photos?" – "Yes
+ * please. Could you upload them to the portal?"): a promise said later in the turn answers something else. Null otherwise.
  */
-function questionAnswered(facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
+function questionAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | null {
   const at = call.indexOf(facts);
   const speaker = facts.sentence.segment.speakerId;
   let start = at;
   while (start > 0 && call[start - 1]!.sentence.segment.speakerId === speaker) start--;
-  if (at !== start || start === 0) return null;
+  const acknowledgement = (other: SentenceFacts) => words.acceptance.test(other.sentence.text) && other.sentence.text.split(/\s+/).length <= MAX_ACKNOWLEDGEMENT_WORDS;
+  if (start === 0 || !call.slice(start, at).every(acknowledgement)) return null;
   const asker = call[start - 1]!.sentence.segment.speakerId;
   for (let index = start - 1; index >= 0 && call[index]!.sentence.segment.speakerId === asker; index--) {
     if (call[index]!.sentence.isQuestion) return call[index]!.sentence.text;
@@ -43,6 +89,20 @@ function questionAnswered(facts: SentenceFacts, call: readonly SentenceFacts[]):
 function needBooked(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): SentenceFacts | null {
   const earlier = call.slice(0, Math.max(0, call.indexOf(facts))).reverse();
   return earlier.find((other) => !other.sentence.isQuestion && words.statedPurpose.test(other.sentence.text)) ?? null;
+}
+
+/** Turns at the start of a call in which the caller says why they call. */
+const OPENING_TURNS = 3;
+
+/**
+ * The first sentence stating a need in the call's opening turns (why the caller rang: "I'm just
+ * ringing to book him in to get his stitches out"), when said before `facts`; null otherwise.
+ * An appointment's latest need may be a detail ("Dr Kaur wants to see him ten days after"): the reason names it.
+ */
+function reasonForTheCall(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): SentenceFacts | null {
+  const turns = turnsOf(call);
+  return call.slice(0, Math.max(0, call.indexOf(facts)))
+    .find((other) => (turns.get(other.sentence.segmentIndex) ?? 0) < OPENING_TURNS && !other.sentence.isQuestion && words.statedPurpose.test(other.sentence.text)) ?? null;
 }
 
 /** Words a thing needed may run to after its determiner ("her stitches", "the back door lock"). */

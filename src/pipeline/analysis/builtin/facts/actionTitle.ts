@@ -35,10 +35,11 @@ export function actionTitle(clause: string, removable: readonly string[], target
   const danglingDeterminer = new RegExp(`(?:\\s+(?:${anyOfWords(words.determiners.filter((word) => !words.anaphors.includes(word) && !words.personObject.test(`x ${word}`)))}))+[\\s.,;:?!]*$`, 'i');
   const action = (end && end.index > 0 ? clause.slice(0, end.index) : clause).replace(danglingDeterminer, '');
   const prepositions = anyOfWords(words.datePrepositions);
+  const approximately = `(?:\\s+(?:${anyOfWords(words.approximators)}))?`;
   // A date said with its preposition ("on Thursday") takes no other one with it ("pop in on Thursday" keeps "in").
   const opensWithPreposition = new RegExp(`^(?:${prepositions})\\s`, 'i');
   const shortened = removable.reduce(
-    (text, said) => text.replace(new RegExp(`${opensWithPreposition.test(said) ? '' : `(?:\\s+(?:${prepositions}))?`}\\s*${escapeRegExp(said)}`, 'i'), ''),
+    (text, said) => text.replace(new RegExp(`${opensWithPreposition.test(said) ? '' : `(?:\\s+(?:${prepositions}))?`}${approximately}\\s*${escapeRegExp(said)}`, 'i'), ''),
     action,
   )
     // "ring you half an hour before" without its length: the "before" it leaves says nothing.

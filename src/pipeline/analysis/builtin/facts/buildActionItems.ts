@@ -125,10 +125,11 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
   const sentenceSaid = withAmountSaidBefore(titleAsSaid, facts, context.call, words);
+  // An appointment, or a visit booked in a window ("I'll pencil you in for Monday between two and four").
+  const booking = intent === 'meeting' || visitBooked || (Boolean(window) && words.slotVerbs.test(cue.clause)) || words.arrangesAppointment.test(cue.clause);
   const item: AnalysisActionItem = {
     title,
-    // A visit booked in a window ("I'll pencil you in for Monday between two and four") is booked for a need too.
-    description: clip(describedWithContext(sentenceSaid, facts, context.call, intent === 'meeting' || visitBooked || (Boolean(window) && words.slotVerbs.test(cue.clause)), words), 1000),
+    description: clip(describedWithContext(sentenceSaid, titleAsSaid, facts, context.call, booking ? { bookedWith: owner?.role === 'CONTACT' ? context.metadata.organization?.trim() || null : null } : null, words), 1000),
     dueDate,
     priority,
     ...ownerFieldsOf(owner),
@@ -365,10 +366,13 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
     const end = elliptical.index + elliptical[0].length;
     return head ? `${title.slice(0, end)} ${head}${title.slice(end)}` : title;
   }
-  const anaphor = /^(\S+)\s+(it|them|those|these)\b/i.exec(title);
-  if (!anaphor) return withLaterStepAntecedent(title, facts, call, words);
-  // "them", "those": a plural thing ("the photos"); "it": a singular one.
-  const plural = anaphor[2]!.toLowerCase() !== 'it';
+  // "that" and "this" are pronouns only where no noun follows ("email that form": a determiner).
+  const anaphor = /^(\S+)\s+(it|them|those|these|(?:that|this)(?=\s*$|[.,;!?]|\s+(?:to|by|on|in|over|back|off|out|up|for|at|with|before|after|today|tonight|tomorrow|now|then|later|first)\b))\b/i.exec(title);
+  // "Pay that", "sign this": a demonstrative stands for a thing only after a verb typically done to one.
+  const demonstrative = anaphor && /^th(?:at|is)$/i.test(anaphor[2]!) && !words.objectAffinities[anaphor[1]!.toLowerCase()];
+  if (!anaphor || demonstrative) return withLaterStepAntecedent(title, facts, call, words);
+  // "them", "those": a plural thing ("the photos"); "it", "that", "this": a singular one.
+  const plural = !['it', 'that', 'this'].includes(anaphor[2]!.toLowerCase());
   const at = call.indexOf(facts);
   const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
   // "Pay it on the portal" after "there's a fifteen dollar fee for the bus": the latest thing the
@@ -533,7 +537,8 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false, thi
     if (!words.antecedentDeterminers.includes(token.toLowerCase()) && !/^\p{Lu}\p{Ll}+'s$/u.test(token)) return;
     const phrase: string[] = [];
     for (const next of tokens.slice(index + 1, index + 4)) {
-      const word = next.replace(/[.,;:!?]+$/, '');
+      // "your sofa's arrived": the thing, its "'s" (is, has) left out.
+      const word = next.replace(/[.,;:!?]+$/, '').replace(/'s$/, '');
       if (!/^[a-z][a-z-]*$/.test(word) || words.objectStopWords.includes(word)) break;
       phrase.push(word);
       if (word !== next) break;

@@ -131,11 +131,13 @@ const RELATIVE_ANCHOR_LOOK_BACK = 10;
 /**
  * The mentions of each sentence of a call, in order: as {@link findDateMentions}, and a date said
  * relative to another ("the day before") with none in its own sentence is set from the last day
- * said in the {@link RELATIVE_ANCHOR_LOOK_BACK} sentences before it.
+ * said in the {@link RELATIVE_ANCHOR_LOOK_BACK} sentences before it; and a day corrected by the
+ * next sentence ("Thursday the fourth at half four. Sorry, the third, Thursday the third.") is the
+ * corrected day, at the time first said (see {@link withDayRepaired}).
  */
 export function findCallDateMentions(sentences: readonly string[], clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords): DateMention[][] {
   let last: { date: string; at: number } | undefined;
-  return sentences.map((sentence, at) => {
+  const found = sentences.map((sentence, at) => {
     const earlierDay = last && at - last.at <= RELATIVE_ANCHOR_LOOK_BACK ? last.date : undefined;
     const mentions = findDateMentions(sentence, clock, words, numbers, earlierDay);
     // "Today", "this morning" and "the weekend" fix no day a later "the day before" or "that
@@ -156,6 +158,22 @@ export function findCallDateMentions(sentences: readonly string[], clock: CallCl
     else if (last && anchors.some((mention) => mention.date === last!.date || isRelative(mention))) last = { ...last, at };
     return mentions;
   });
+  return found.map((mentions, at) => withDayRepaired(mentions, sentences[at + 1], found[at + 1], clock, words));
+}
+
+/**
+ * A sentence's mentions with the last dated one moved to the day the next sentence corrects it to,
+ * when that sentence opens as a correction (`DateWords.selfRepair`) and says a day: the time first
+ * said stays ("Thursday the fourth at half four. Sorry, the third" → the third at 16:30).
+ */
+function withDayRepaired(mentions: DateMention[], next: string | undefined, nextMentions: readonly DateMention[] | undefined, clock: CallClock, words: DateWords): DateMention[] {
+  const repaired = next !== undefined && words.selfRepair.test(next) ? nextMentions?.find((mention) => mention.date !== null) : undefined;
+  const wrong = mentions.findLast((mention) => mention.date !== null);
+  if (!repaired?.date || !wrong || wrong.date === repaired.date) return mentions;
+  const [hour, minute] = (repaired.time ?? wrong.time)?.split(':').map(Number) ?? [];
+  const day = { ...wallClockOfDay(repaired.date), ...(hour !== undefined ? { hour, minute: minute ?? 0 } : {}) };
+  const fixed: DateMention = { ...wrong, date: repaired.date, time: repaired.time ?? wrong.time, dateTime: hour !== undefined ? isoDateTimeWithOffset(day, clock.timeZone) : null };
+  return mentions.map((mention) => (mention === wrong ? fixed : mention));
 }
 
 /** `DateWords.partsOfToday` found anywhere in a mention ("this afternoon at four"), not only as all of it. */

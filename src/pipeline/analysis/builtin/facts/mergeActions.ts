@@ -133,7 +133,8 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
   }
   const remaining = actions.filter((action) => !merged.has(action));
   for (const action of remaining) {
-    if (!action.anaphoric) continue;
+    // Nobody's actions are no one person's: "our team will bring it out" is not "the driver will call you".
+    if (!action.anaphoric || action.item.ownerSpeakerId === null) continue;
     const neighbour = remaining
       .filter((candidate) => candidate !== action && !merged.has(candidate) && !candidate.anaphoric && !saysNothing(candidate) && sameOwner(candidate, action)
         && Math.abs(candidate.segmentIndex - action.segmentIndex) <= ANAPHORA_WINDOW_SEGMENTS)

@@ -40,7 +40,7 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
   return {
     time: new RegExp(
       // A day said just before needs no preposition: "Thursday, half eight", "tomorrow ten thirty".
-      `\\b(?<prep>${anyOfWords(words.timePrepositions)}|(?:${anyOfWords([...words.weekdays, ...words.daysBeforeTime])}),?)\\s+(?:(?<fraction>${fractions})\\s+(?<direction>${direction})\\s+(?<fractionHour>${hour})`
+      `\\b(?<prep>${anyOfWords(words.timePrepositions)}|(?:${anyOfWords([...words.weekdays, ...words.daysBeforeTime])}),?)\\s+(?:(?:(?:${anyOfWords(words.hourFractions.articles)})\\s+)?(?<fraction>${fractions})\\s+(?<direction>${direction})\\s+(?<fractionHour>${hour})`
       // "ten past four", "twenty-five minutes to six": a count of minutes before or after the hour.
       + `|(?<counted>${numberWordsSource(numbers)})(?:\\s+(?:${minuteUnits}))?\\s+(?<countedDirection>${direction})\\s+(?<countedHour>${hour})`
       + `|(?<half>${anyOfWords(words.halfPastBefore)})\\s+(?<halfHour>${hour})`

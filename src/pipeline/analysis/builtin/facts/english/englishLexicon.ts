@@ -26,11 +26,12 @@ export const englishLexicon: FactLexicon = {
     vague: /^(?:(?:this|the|next|over the)\s+)?(?:weekend|today|tonight)$/i,
     weekend: /\bweekend\b/i,
     deadlinePrefix: /\b(?:by|before|until|till|no later than)\s+(?:the\s+)?$/i,
+    selfRepair: /^(?:(?:oh|um|uh|er|erm|no)[,\s]+)*(?:sorry|I mean|I meant|no wait|wait|correction|scratch that)\b/i,
     weekdays: WEEKDAYS.split('|'),
     // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
     timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'for'],
     daysBeforeTime: ['today', 'tomorrow', 'tonight'],
-    hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'] },
+    hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'], articles: ['a'] },
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
     pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
     // The negated present perfect: "hasn't arrived by the tenth", "if you haven't paid by the 15th".
