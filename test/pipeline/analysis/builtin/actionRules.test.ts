@@ -303,3 +303,34 @@ describe('reading an action with the turns around it, round 7', () => {
     expect(titles(facts)).toEqual(expect.arrayContaining(['Bring it out between twelve and four', 'Call Sheila before he gets there']));
   });
 });
+
+describe('bookings and their small words, round 7', () => {
+  test('"we have to move you" joins the booking made later; "I\'ll take that" takes a slot; an appointment card is posted, no meeting', () => {
+    const facts = factsOf([
+      ['D', "I'm awful sorry, but Dr Byrne is away on a course that day, so we have to move you."],
+      ['D', 'I could do ten past three on Tuesday the tenth.'],
+      ['S', "Ten past three on the tenth, that's grand, I'll take that."],
+      ['D', "Lovely, I'll book you in for ten past three on Tuesday the tenth with Dr Byrne."],
+      ['D', "I'll post you out a new appointment card as well, so you have the right time."],
+    ]);
+    expect(facts.actionItems.map((item) => [item.title, item.intent])).toEqual([
+      ['Book Sheila in with Dr Byrne', 'meeting'],
+      ['Post Sheila out a new appointment card as well', 'task'],
+    ]);
+  });
+
+  test('"We will, of course." accepts a request: one item, the promise\'s', () => {
+    const facts = factsOf([['S', 'Would you be able to text me the day before?'], ['D', "We will, of course. I'll send you a text reminder on Monday."]]);
+    expect(titles(facts)).toEqual(['Send a text reminder to Sheila']);
+  });
+
+  test('"my mam will collect him" is a third party\'s task; "an inspector will be out to assess it" is the inspection', () => {
+    const facts = factsOf([
+      ['S', 'My mam will collect him tomorrow, because I am stuck in Galway.'],
+      ['D', 'I want to report a pothole, a fairly deep one, on Glenview Road.'],
+      ['S', 'An inspector from the roads section will be out to assess it by Friday.'],
+    ]);
+    expect(itemTitled(facts, /^Collect/)).toMatchObject({ ownerSpeakerId: null, dueDate: '2026-03-05' });
+    expect(itemTitled(facts, /^Assess/)).toMatchObject({ title: 'Assess the pothole', ownerSpeakerId: null, dueDate: '2026-03-06' });
+  });
+});

@@ -53,6 +53,7 @@ export function buildActionItems(
         // Whether "it" is still in the title once its antecedent was looked for.
         pointsBack: objectWordsOf(action.item.title, words).pointsBack,
         acceptsTurnAt: acceptedTurn(facts, call, words),
+        slots: words.slotVerbs.test(cue.clause),
       });
     }
   }

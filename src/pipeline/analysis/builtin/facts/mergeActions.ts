@@ -31,6 +31,8 @@ export interface PlacedAction extends FoundAction {
    * I'll come in for the peak flow on Monday"): the segment of the turn answered, else null.
    */
   acceptsTurnAt: number | null;
+  /** Whether its verb puts something in a diary ("move you", "book you in": see `ActionWords.slotVerbs`), dated or not. */
+  slots: boolean;
 }
 
 /**
@@ -74,7 +76,8 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  *    address", "put that in writing") joins the nearest action of its owner within
  *    {@link ANAPHORA_WINDOW_SEGMENTS}.
  * 5. a task followed by a meeting of its owner with the same verb ("we have to move your
- *    filling" … "I'll move you to Monday at three") within {@link SPELLED_OUT_WINDOW_SEGMENTS}
+ *    filling" … "I'll move you to Monday at three"), or any booking after a task that moves or
+ *    books without a time ("so we have to move you" … "I'll book you in for ten past three"), within {@link SPELLED_OUT_WINDOW_SEGMENTS}
  *    joins it: the meeting is that action, put in the diary (titled by the saying naming more).
  * Then an action whose title says nothing after its verb ("Get it sorted", "Move it") is dropped
  * unless a due date makes it concrete ("sign it by Monday"): no reader could act on it.
@@ -122,7 +125,7 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     // "We have to move your filling" … "I'll move you to a week on Monday at quarter past three":
     // the same move of one owner, put in the diary later: the booking's day and title stand.
     const booked = actions.find((candidate) => candidate.item.intent === 'meeting' && !merged.has(candidate) && sameOwner(candidate, action)
-      && candidate.verb === action.verb && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
+      && (candidate.verb === action.verb || (action.slots && candidate.slots)) && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
     if (!booked) continue;
     mergeInto(booked, action);
     // The first saying names what is moved ("Move Niamh's filling"), the booking only whom: a

@@ -151,6 +151,8 @@ export const englishActionWords: ActionWords = {
     // fill in the form", "I'll waive the fee", "I'll freeze the card").
     'apply', 'attach', 'block', 'credit', 'dispatch', 'fax', 'fill', 'flag', 'freeze', 'issue', 'mark', 'refer', 'reissue', 'request',
     'reset', 'scan', 'unblock', 'waive',
+    // Visits made to judge or measure something ("an inspector will be out to assess it").
+    'assess', 'inspect', 'measure', 'survey', 'value',
   ],
   notDeeds: [
     'be', 'been', 'see', 'know', 'think', 'wait', 'hold', 'try', 'bet', 'miss', 'need', 'want', 'hope', 'guess', 'say', 'admit', 'manage',
@@ -166,7 +168,9 @@ export const englishActionWords: ActionWords = {
   acceptance: new RegExp(
     `^(?:(?:oh|um|uh|well|ok(?:ay)?|right|brilliant|lovely|great|perfect|cheers)[,.!\\s]+)*`
     + `(?:yes|yeah|yep|yup|sure|of course|absolutely|definitely|certainly|no problem|that works|that${A}s (?:fine|great|perfect|lovely|brilliant)|`
-    + `sounds (?:good|great|perfect)|perfect|great|lovely|brilliant|fine|ok(?:ay)?|go on then|deal|will do|happy to|that would be (?:great|lovely|perfect))\\b`,
+    + `sounds (?:good|great|perfect)|perfect|great|lovely|brilliant|fine|ok(?:ay)?|go on then|deal|will do|happy to|that would be (?:great|lovely|perfect)|`
+    // "We will, of course.": a short yes said with the request's own auxiliary.
+    + `(?:I|we) (?:will|can|shall|could)(?=[,.!]))\\b`,
     'i',
   ),
   refusal: new RegExp(
@@ -223,6 +227,8 @@ export const englishActionWords: ActionWords = {
   courtesies: new RegExp(
     `^(?:let me know if (?:you )?(?:have|need)|be honest|tell you (?:what|the truth)|see you|talk (?:to you )?(?:soon|later)|`
     + `speak (?:to you )?(?:soon|later)|let you (?:go|get (?:back|on|off))\\b|leave it there|leave (?:you|it|that|things) (?:to it|be|alone|there|for now|at that)\\b|leave (?:it|that) (?:for|until|till)\\b|keep it short|get going|have a (?:good|great|nice)|take care|`
+    // "I'll take that (one)": taking a slot offered, not a task.
+    + `(?:take|have) (?:that|it|this)(?: one)?[.!]?$|`
     + `go (?:with|ahead)|do (?:it|that|this)\\b|see what happens|make it${A}?|(?:talk|speak) (?:to|with) you\\b|`
     // Questions answered in the call itself ("could you tell me your order number?").
     + `tell (?:me|us)\\b|give (?:me|us) (?:your|the) (?:name|number|email|address|details|reference|order number)\\b|`
@@ -248,6 +254,8 @@ export const englishActionWords: ActionWords = {
   ditransitiveVerbs: ['send', 'email', 'e-mail', 'mail', 'give', 'forward', 'show', 'get', 'text', 'message', 'whatsapp', 'pass', 'hand', 'bring', 'drop', 'write'],
   rewrites: [
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
+    // "An inspector will be out to assess it": the visit's purpose is the action.
+    { pattern: /^be (?:out|over|round|around|along|by|up) (?:to|and) (?=\p{L})/iu, replacement: '' },
     // A booking made on the line, read as the booking it is ("booked you in" → "book you in").
     { pattern: /^booked in\b/i, replacement: 'book you in' },
     { pattern: /^(?:a|an|your) (?=(?:[\p{L}-]+ ){0,2}?(?:table|booking|reservation)\b)/iu, replacement: 'book $&' },
@@ -286,7 +294,7 @@ export const englishActionWords: ActionWords = {
     {
       intent: 'meeting',
       pattern: new RegExp(
-        '\\b(?:meet(?:ing|up)?|appointment|demo|catch[- ]?up|zoom|google meet|teams|calendar invite|invite|conference call|video call|sit down)\\b'
+        '\\b(?:meet(?:ing|up)?|appointment(?! (?:card|letter|reminder|confirmation|time|details))|demo|catch[- ]?up|zoom|google meet|teams|calendar invite|invite|conference call|video call|sit down)\\b'
         + '|^(?:schedule|set up|book|arrange|organi[sz]e|plan) (?:a|an|the|another|our|some) (?:\\w+ )?(?:call|chat|session)\\b'
         // A slot in a diary: "book you in with Dr. Lim", "put you in for Friday", "pencil it in" (not "put that in writing").
         // A thing put in somewhere is no slot: "put it in her book bag", "pop it in the post" ("pop you in the afternoon list" is one).
@@ -334,6 +342,8 @@ export const englishActionWords: ActionWords = {
     message: ['address', 'detail', 'number', 'photo', 'picture', 'confirmation', 'link', 'code', 'reference'],
     send: ['photo', 'picture', 'form', 'document', 'invoice', 'receipt', 'quote', 'estimate', 'confirmation', 'detail', 'link', 'copy', 'certificate', 'statement'],
     email: ['address', 'detail', 'photo', 'picture', 'confirmation', 'link', 'form', 'invoice', 'receipt', 'quote', 'estimate', 'document', 'certificate'],
+    assess: ['damage', 'pothole', 'leak', 'roof', 'car', 'vehicle', 'property', 'site', 'boiler', 'wall', 'crack', 'tree', 'ceiling', 'floor', 'window', 'claim'],
+    inspect: ['damage', 'pothole', 'leak', 'roof', 'car', 'vehicle', 'property', 'site', 'boiler', 'wall', 'crack', 'tree', 'ceiling', 'floor', 'window'],
     collect: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     pick: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     renew: ['prescription', 'policy', 'licence', 'license', 'passport', 'membership', 'subscription'],

@@ -14,6 +14,7 @@ export const englishPeopleWords: PeopleWords = {
     'nurse', 'practice nurse', 'hygienist', 'physio', 'physiotherapist', 'pharmacist', 'vet', 'receptionist', 'teacher', 'driver', 'courier',
     'crew', 'fitter', 'installer', 'mechanic', 'glazier', 'cleaner', 'gardener',
     'wife', 'husband', 'son', 'daughter', 'brother', 'sister', 'mother', 'father', 'mum', 'mom', 'dad', 'friend',
+    'mam', 'mammy', 'nan', 'nana', 'gran', 'granny', 'grandma', 'grandad', 'grandpa', 'aunt', 'auntie', 'uncle', 'cousin', 'neighbour', 'neighbor',
     'CEO', 'CFO', 'CTO', 'COO', 'owner', 'founder', 'head of sales', 'buyer',
   ],
   roleDeterminers: ['my', 'our', 'your', 'his', 'her', 'their', 'the'],
