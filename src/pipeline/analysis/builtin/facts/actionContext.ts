@@ -1,7 +1,7 @@
 import type { ActionWords } from './ActionWords.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { isContentWord } from '../describe/words.js';
-import { turnsOf } from './nearbyEvidence.js';
+import { turnAround, turnsOf } from './nearbyEvidence.js';
 
 /** Sentences after an appointment's, in the same turn, that may hold its details ("With Dr Mensah, and it's a fifteen minute slot."). */
 const APPOINTMENT_DETAIL_SENTENCES = 2;
@@ -58,9 +58,8 @@ function paymentNamed(title: string, facts: SentenceFacts, call: readonly Senten
 
 /** The sentences after `facts` until its speaker stops. */
 function restOfTurn(facts: SentenceFacts, call: readonly SentenceFacts[]): SentenceFacts[] {
-  const after = call.slice(call.indexOf(facts) + 1);
-  const end = after.findIndex((other) => other.sentence.segment.speakerId !== facts.sentence.segment.speakerId);
-  return end < 0 ? after : after.slice(0, end);
+  const turn = turnAround(facts, call);
+  return turn.slice(turn.indexOf(facts) + 1);
 }
 
 /**
@@ -69,12 +68,10 @@ function restOfTurn(facts: SentenceFacts, call: readonly SentenceFacts[]): Sente
  * please. Could you upload them to the portal?"): a promise said later in the turn answers something else. Null otherwise.
  */
 function questionAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | null {
-  const at = call.indexOf(facts);
-  const speaker = facts.sentence.segment.speakerId;
-  let start = at;
-  while (start > 0 && call[start - 1]!.sentence.segment.speakerId === speaker) start--;
+  const turn = turnAround(facts, call);
+  const start = call.indexOf(turn[0]!);
   const acknowledgement = (other: SentenceFacts) => words.acceptance.test(other.sentence.text) && other.sentence.text.split(/\s+/).length <= MAX_ACKNOWLEDGEMENT_WORDS;
-  if (start === 0 || !call.slice(start, at).every(acknowledgement)) return null;
+  if (start === 0 || !turn.slice(0, turn.indexOf(facts)).every(acknowledgement)) return null;
   const asker = call[start - 1]!.sentence.segment.speakerId;
   for (let index = start - 1; index >= 0 && call[index]!.sentence.segment.speakerId === asker; index--) {
     if (call[index]!.sentence.isQuestion) return call[index]!.sentence.text;

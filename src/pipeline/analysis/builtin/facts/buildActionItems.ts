@@ -11,7 +11,7 @@ import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
-import { acceptedDateTime, laterDateTime, turnsOf } from './nearbyEvidence.js';
+import { acceptedDateTime, laterDateTime, turnAround, turnsOf } from './nearbyEvidence.js';
 import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
 import { isContentWord, keyOf } from '../describe/words.js';
 
@@ -202,17 +202,6 @@ function acceptedTurn(facts: SentenceFacts, call: readonly SentenceFacts[], word
   const opening = turnAround(facts, call)[0]!;
   const before = call[call.indexOf(opening) - 1];
   return before && words.acceptance.test(opening.sentence.text) ? before.sentence.segmentIndex : null;
-}
-
-/** The sentences of the speaker's turn that holds `facts` (until the speaker changes, either way). */
-function turnAround(facts: SentenceFacts, call: readonly SentenceFacts[]): SentenceFacts[] {
-  const at = call.indexOf(facts);
-  const speaker = facts.sentence.segment.speakerId;
-  let start = at;
-  while (start > 0 && call[start - 1]!.sentence.segment.speakerId === speaker) start--;
-  let end = at;
-  while (end + 1 < call.length && call[end + 1]!.sentence.segment.speakerId === speaker) end++;
-  return call.slice(start, end + 1);
 }
 
 /** The text of the other speaker's next turn (the sentences until the speaker changes again); null when nobody answers. */

@@ -88,3 +88,14 @@ export function laterDateTime(own: SentenceFacts, call: readonly SentenceFacts[]
   }
   return null;
 }
+
+/** The sentences of the speaker's turn that holds `facts` (until the speaker changes, either way). */
+export function turnAround(facts: SentenceFacts, call: readonly SentenceFacts[]): SentenceFacts[] {
+  const at = call.indexOf(facts);
+  const speaker = facts.sentence.segment.speakerId;
+  let start = at;
+  while (start > 0 && call[start - 1]!.sentence.segment.speakerId === speaker) start--;
+  let end = at;
+  while (end + 1 < call.length && call[end + 1]!.sentence.segment.speakerId === speaker) end++;
+  return call.slice(start, end + 1);
+}
