@@ -334,3 +334,11 @@ describe('bookings and their small words, round 7', () => {
     expect(itemTitled(facts, /^Assess/)).toMatchObject({ title: 'Assess the pothole', ownerSpeakerId: null, dueDate: '2026-03-06' });
   });
 });
+
+test('"seven in the morning" only says which seven: "that morning" after it is still the day said before', () => {
+  const facts = factsOf([
+    ['S', "Right, we'll collect them on Wednesday the eleventh. The crew comes any time between seven in the morning and three in the afternoon."],
+    ['D', "Okay, I'll have them out the front by seven that morning."],
+  ]);
+  expect(itemTitled(facts, /out the front/).dueDate).toBe('2026-03-11');
+});

@@ -91,7 +91,10 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
   // "I'll ring you back in the morning": with no day said, the next morning ("at seven thirty in
   // the morning" only says which seven thirty).
   const nextMorning = words.nextMorning.exec(written.text);
-  if (nextMorning && !isPast && !found.some((mention) => mention.hasDay || mention.clock.hour !== undefined)) {
+  // "between 7 in the morning and 3 in the afternoon": a clock time said just before is qualified, whether or not it was read as one.
+  const lastWordBefore = nextMorning ? /(\S+)\s*$/.exec(written.text.slice(0, nextMorning.index))?.[1]?.toLowerCase() ?? '' : '';
+  const qualifiesAClockTime = /\d$/.test(lastWordBefore) || lastWordBefore in numbers.ones;
+  if (nextMorning && !isPast && !qualifiesAClockTime && !found.some((mention) => mention.hasDay || mention.clock.hour !== undefined)) {
     found.push({ start: nextMorning.index, end: nextMorning.index + nextMorning[0].length, clock: { ...today, ...daysAfter(today, 1) }, hasDay: true, certainDate: true });
   }
   const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
