@@ -84,7 +84,7 @@ const asJson = process.argv.slice(2).includes('--json');
  */
 const showHeldOut = process.argv.slice(2).includes('--show-held-out');
 /** The held-out sets: hidden in the report, and the ones the targets are judged on. */
-const judgeSets: readonly EverydaySet[] = ['round6', 'round7'];
+const judgeSets: readonly EverydaySet[] = ['round6', 'round7', 'round8'];
 const isJudgeCall = (call: AnalysisCall) => call.everyday !== undefined && judgeSets.includes(call.everyday);
 const isHidden = (call: AnalysisCall) => !showHeldOut && isJudgeCall(call);
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
@@ -241,6 +241,7 @@ const subsets = [
   { key: 'everydayRound5', title: 'everyday calls, round 5 held-out set (written in round 5 by someone who saw neither the analyser nor the other calls; opened for tuning in round 7: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round5' },
   { key: 'everydayRound6', title: 'everyday calls, round 6 held-out set (written in round 6 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round6' },
   { key: 'everydayRound7', title: 'everyday calls, round 7 held-out set (written in round 7 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round7' },
+  { key: 'everydayRound8', title: 'everyday calls, round 8 held-out set (written in round 8 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round8' },
 ].map((subset) => {
   const members = analysisCalls.filter((call) => subset.test(call));
   // A set the targets are judged on: every call in it is held out.

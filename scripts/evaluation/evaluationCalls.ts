@@ -10,8 +10,9 @@ import { everydayRound4Calls } from './everydayRound4Calls.js';
 import { everydayRound5Calls } from './everydayRound5Calls.js';
 import { everydayRound6Calls } from './everydayRound6Calls.js';
 import { everydayRound7Calls } from './everydayRound7Calls.js';
+import { everydayRound8Calls } from './everydayRound8Calls.js';
 import { everydayTuneCalls } from './everydayTuneCalls.js';
 import { everydayTuneCalls2 } from './everydayTuneCalls2.js';
 import { everydayUnseenCalls } from './everydayUnseenCalls.js';
 
-export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls, ...everydayRound6Calls, ...everydayRound7Calls];
+export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls, ...everydayRound6Calls, ...everydayRound7Calls, ...everydayRound8Calls];

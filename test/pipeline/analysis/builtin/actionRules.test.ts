@@ -342,3 +342,15 @@ test('"seven in the morning" only says which seven: "that morning" after it is s
   ]);
   expect(itemTitled(facts, /out the front/).dueDate).toBe('2026-03-11');
 });
+
+test('a proposal answered with another day stands on the day then accepted; "should I prepare anything?" stays a question', () => {
+  const facts = factsOf([
+    ['D', "I'd need a deposit to order the charger. Then I could get the charger fitted the week after, say Wednesday the eleventh?"],
+    ['S', "Wednesday I'm away with work. Could you do the Thursday instead?"],
+    ['D', "Thursday the twelfth, yeah, I can do that. I'd be with you about eight."],
+    ['S', 'Should I prepare anything?'],
+    ['D', 'No, nothing at all. See you on Thursday the twelfth.'],
+    ['S', 'Great, thanks.'],
+  ]);
+  expect(facts.actionItems.map((item) => [item.title, item.ownerDisplayName, item.dueDate])).toEqual([['Get the charger fitted', 'Diane', '2026-03-12']]);
+});

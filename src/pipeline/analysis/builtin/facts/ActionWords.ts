@@ -19,6 +19,12 @@ export interface ActionWords {
    * if you like"): the speaker's promise once the other party accepts it, no action otherwise.
    */
   offers: readonly RegExp[];
+  /**
+   * Proposals of the speaker's own deed, asked ("Then I could get it fitted the week after, say
+   * Wednesday the sixteenth?"): an offer whose verb may be any (`notOffered` is for "can I get your
+   * name?"), a promise once accepted, on the day accepted when the other party asked for another.
+   */
+  proposals: readonly RegExp[];
   /** Verbs an offer's clause may not open with: asking for something ("can I take your number?", "can I come in with him?") is no offer. */
   notOffered: readonly string[];
   /** Requests to the other party: the addressee owns it ("could you …", "please …"). */

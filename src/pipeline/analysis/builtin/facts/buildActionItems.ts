@@ -78,7 +78,9 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const saidHere = dateOf(cue, facts.dates, cuesInSentence, facts.sentence.text, words);
   // "Put me down for that": a slot taken without its time said is the one offered just before.
   const accepted = !saidHere?.dateTime && words.slotVerbs.test(cue.clause) ? acceptedDateTime(facts, context.call, turnsOf(context.call)) : null;
-  const said = accepted?.when ?? saidHere;
+  // "I could fit it on Wednesday?" … "Thursday, yeah, I can do that": the day agreed instead.
+  const instead = cue.proposal ? dayAgreedInstead(facts, context.call, words) : null;
+  const said = instead ?? accepted?.when ?? saidHere;
   const listed = cue.kind === 'selfReminder' ? 'reminder' : words.intents.find((row) => row.pattern.test(cue.clause))?.intent ?? 'task';
   // "I'll move her to Tuesday at 2:30", "I'll put Biscuit down for Thursday at 5:30": a day and a
   // time put in a diary are an appointment, whatever the verb.
@@ -170,7 +172,7 @@ function isTodayByTheClock(cue: ActionCue, facts: SentenceFacts, call: readonly 
 function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
   if (cue.kind !== 'request' && !cue.offered && !(cue.kind === 'joint' && facts.sentence.isQuestion)) return true;
   const reply = replyTo(facts, call);
-  if (cue.kind === 'joint' || cue.offered) return reply !== null && words.acceptance.test(reply);
+  if (cue.kind === 'joint' || cue.offered) return (reply !== null && words.acceptance.test(reply)) || (cue.proposal && dayAgreedInstead(facts, call, words) !== null);
   if (reply !== null && words.doneInTheReply.test(reply)) return false;
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
 }
@@ -195,6 +197,23 @@ function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: read
   // The call's first two turns: the answer to the phone and why the caller rang.
   const opensTheCall = (turnsOf(call).get(facts.sentence.segmentIndex) ?? 0) <= 1;
   return opensTheCall || turn.some((other) => other.sentence.isQuestion);
+}
+
+/**
+ * "I could get it fitted on Wednesday the sixteenth?" – "Wednesday I'm away. Could you do the
+ * Thursday instead?" – "Thursday the seventeenth, yeah, I can do that.": an offer answered with
+ * another day, which the one who offered then accepts, stands on that day. The day the acceptance
+ * says, else the last the answer said; null when the answer says no day or the acceptance does not follow.
+ */
+function dayAgreedInstead(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): DateMention | null {
+  const reply = replySentences(facts, call);
+  const asked = reply.flatMap((other) => other.dates).filter((mention) => mention.date !== null).at(-1);
+  const answer = reply.length > 0 ? replySentences(reply.at(-1)!, call)[0] : undefined;
+  if (!asked || !answer || answer.sentence.segment.speakerId !== facts.sentence.segment.speakerId) return null;
+  // "Thursday the seventeenth, yeah, …": the day said back, then the yes.
+  const said = answer.dates.find((mention) => mention.date !== null && mention.index === 0);
+  const rest = said ? answer.sentence.text.slice(said.text.length).replace(/^[\s,.;:-]+/, '') : answer.sentence.text;
+  return words.acceptance.test(rest) ? said ?? asked : null;
 }
 
 /** The last segment of the other speaker's turn just before `facts`'s turn, when `facts`'s turn opens by accepting (see `ActionWords.acceptance`); else null. */

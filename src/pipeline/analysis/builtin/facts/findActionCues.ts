@@ -27,11 +27,15 @@ export interface ActionCue {
    * with the DMV on Tuesday"): an action only with a day said for it (see `buildActionItems`).
    */
   verbByGrammar: boolean;
+  /** A proposal of the speaker's own deed (see `ActionWords.proposals`): it may stand on another day the other party asked for. */
+  proposal: boolean;
 }
 
 /** A cue found in a part: where it starts and where its clause starts. */
 interface CueMatch {
   kind: ActionKind;
+  /** From `ActionWords.proposals`. */
+  proposal: boolean;
   start: number;
   clauseStart: number;
   clause: string;
@@ -57,7 +61,7 @@ export function findActionCues(sentence: Sentence, words: ActionWords): ActionCu
     const match = firstCue(part.text, words, patterns.imperative);
     if (!match || words.advice.test(part.text)) continue;
     if (match.kind === 'commitment' && !match.offered && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
-    if (match.offered && words.notOffered.includes(/^[\p{L}-]+/u.exec(match.clause.trim())?.[0]?.toLowerCase() ?? '')) continue;
+    if (match.offered && !match.proposal && words.notOffered.includes(/^[\p{L}-]+/u.exec(match.clause.trim())?.[0]?.toLowerCase() ?? '')) continue;
     if (match.kind === 'commitment' && words.conditionLead.test(part.text.slice(0, match.start))) continue;
     const before = sentence.text.slice(0, part.index + match.start);
     if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
@@ -68,7 +72,7 @@ export function findActionCues(sentence: Sentence, words: ActionWords): ActionCu
     const clause = actionClause(match.clause, words, patterns.fillers, afterPromise && !patterns.fillers.test(match.clause.trim()));
     if (clause) {
       const verbByGrammar = !words.verbs.includes(/^[\p{L}-]+/u.exec(clause)![0].toLowerCase());
-      cues.push({ kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, offered: match.offered, verbByGrammar });
+      cues.push({ kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, offered: match.offered, verbByGrammar, proposal: match.proposal });
     }
   }
   return cues;
@@ -107,26 +111,26 @@ function partsOf(text: string, splitter: RegExp): { index: number; text: string 
 }
 
 function firstCue(text: string, words: ActionWords, imperativePattern: RegExp): CueMatch | null {
-  const tables: [ActionKind, readonly RegExp[], boolean][] = [
-    ['selfReminder', words.selfReminders, false], ['request', words.requests, false], ['commitment', words.offers, true],
+  const tables: [ActionKind, readonly RegExp[], boolean, boolean?][] = [
+    ['selfReminder', words.selfReminders, false], ['request', words.requests, false], ['commitment', words.offers, true], ['commitment', words.proposals, true, true],
     ['commitment', words.commitments, false], ['joint', words.joint, false], ['thirdParty', words.thirdParties, false],
   ];
   const matches: CueMatch[] = [];
-  for (const [kind, patterns, offered] of tables) {
+  for (const [kind, patterns, offered, proposal = false] of tables) {
     for (const pattern of patterns) {
       const match = pattern.exec(text);
       const clause = match?.groups?.clause;
       if (!match || clause === undefined) continue;
       // The clause ends the match, but for an offer closed by its condition ("I can text you a link if you like").
       const clauseAt = match[0].endsWith(clause) ? match[0].length - clause.length : match[0].lastIndexOf(clause);
-      matches.push({ kind, start: match.index, clauseStart: match.index + clauseAt, clause, offered });
+      matches.push({ kind, start: match.index, clauseStart: match.index + clauseAt, clause, offered, proposal });
     }
   }
   const imperative = imperativePattern.exec(text);
   const imperativeClause = imperative?.groups?.clause;
   if (imperative && imperativeClause !== undefined) {
     const clauseStart = imperative[0].length - imperativeClause.length;
-    matches.push({ kind: 'request', start: clauseStart, clauseStart, clause: imperativeClause, offered: false });
+    matches.push({ kind: 'request', start: clauseStart, clauseStart, clause: imperativeClause, offered: false, proposal: false });
   }
   matches.sort((first, second) => first.start - second.start || second.clauseStart - first.clauseStart);
   return matches[0] ?? null;

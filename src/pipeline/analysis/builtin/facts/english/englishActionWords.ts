@@ -71,6 +71,8 @@ export const englishActionWords: ActionWords = {
     new RegExp(`\\b(?:do you want|would you like|d${A}you want|you want|want) me to\\s+(?<clause>.+)`, 'i'),
     new RegExp(`\\bI (?:can|could) (?<clause>.+?),?\\s+if you (?:like|want|prefer|${A}d like|would like)\\b`, 'i'),
   ],
+  // "Do", "see", "try": a slot or a look offered ("I could do Monday at half eight?"), not a deed.
+  proposals: [/\bI (?:could|can)(?: just)?\s+(?!do\b|see\b|try\b|look\b|check\b)(?<clause>.+\?)\s*$/i],
   notOffered: ['have', 'get', 'take', 'ask', 'grab', 'confirm', 'check', 'verify', 'speak', 'talk', 'help', 'go', 'come', 'see', 'look', 'just', 'put', 'leave', 'bring'],
   requests: [
     // "Will you be bringing a cake?" asks about a plan, not for a favour.
