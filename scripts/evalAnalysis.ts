@@ -25,8 +25,9 @@
  * The totals are printed for all calls, then apart for the original calls and the `heldOut` ones,
  * and for the everyday calls' sets (tuning, the round 2 `heldout` set, opened for tuning in
  * round 4, the round 3 `unseen` set, opened for tuning in round 5, the round 4 set, opened for
- * tuning in round 6, the round 5 set, opened for tuning in round 7, and the round 6 and round 7
- * held-out sets), with the targets on the sets the analyser was not tuned on (rounds 6 and 7).
+ * tuning in round 6, the round 5 set, opened for tuning in round 7, the round 6 set, opened for
+ * tuning in round 8, and the round 7 and round 8 held-out sets), with the targets on the sets the
+ * analyser was not tuned on (rounds 7 and 8).
  * Their calls are printed by their figures only,
  * unless `--show-held-out` (never while changing the analyser).
  *
@@ -76,15 +77,15 @@ interface CallResult {
 
 const asJson = process.argv.slice(2).includes('--json');
 /**
- * Held-out calls (`everyday` `round6` and `round7`) are reported by their figures only: their names, items and
+ * Held-out calls (`everyday` `round7` and `round8`) are reported by their figures only: their names, items and
  * headlines are printed with `--show-held-out`, which whoever changes the analyser must not use
  * (reading them would make them tuning calls). The round 2 `heldout` set was opened for tuning in
- * round 4, the round 3 `unseen` set in round 5, the round 4 set in round 6 and the round 5 set in
- * round 7; they are printed like the tuning calls.
+ * round 4, the round 3 `unseen` set in round 5, the round 4 set in round 6, the round 5 set in
+ * round 7 and the round 6 set in round 8; they are printed like the tuning calls.
  */
 const showHeldOut = process.argv.slice(2).includes('--show-held-out');
 /** The held-out sets: hidden in the report, and the ones the targets are judged on. */
-const judgeSets: readonly EverydaySet[] = ['round6', 'round7', 'round8'];
+const judgeSets: readonly EverydaySet[] = ['round7', 'round8'];
 const isJudgeCall = (call: AnalysisCall) => call.everyday !== undefined && judgeSets.includes(call.everyday);
 const isHidden = (call: AnalysisCall) => !showHeldOut && isJudgeCall(call);
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
@@ -239,7 +240,7 @@ const subsets = [
   { key: 'everydayUnseen', title: 'everyday calls, round 3 held-out set (written after round 2 by someone who saw neither the analyser nor the other calls; opened for tuning in round 5: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'unseen' },
   { key: 'everydayRound4', title: 'everyday calls, round 4 held-out set (written in round 4 by someone who saw neither the analyser nor the other calls; opened for tuning in round 6: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round4' },
   { key: 'everydayRound5', title: 'everyday calls, round 5 held-out set (written in round 5 by someone who saw neither the analyser nor the other calls; opened for tuning in round 7: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round5' },
-  { key: 'everydayRound6', title: 'everyday calls, round 6 held-out set (written in round 6 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round6' },
+  { key: 'everydayRound6', title: 'everyday calls, round 6 held-out set (written in round 6 by someone who saw neither the analyser nor the other calls; opened for tuning in round 8: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round6' },
   { key: 'everydayRound7', title: 'everyday calls, round 7 held-out set (written in round 7 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round7' },
   { key: 'everydayRound8', title: 'everyday calls, round 8 held-out set (written in round 8 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round8' },
 ].map((subset) => {
@@ -248,9 +249,9 @@ const subsets = [
   return { ...subset, results: results.filter((_, index) => subset.test(analysisCalls[index]!)), judge: members.length > 0 && members.every(isJudgeCall) };
 }).filter((subset) => subset.results.length > 0);
 /**
- * The sets the analyser was not tuned on, whose figures the targets are judged by: the round 6 and
- * round 7 sets (the round 2 one was opened for tuning in round 4, the round 3 one in round 5, the round 4 one
- * in round 6 and the round 5 one in round 7, whose totals are still printed above as tuning sets').
+ * The sets the analyser was not tuned on, whose figures the targets are judged by: the round 7 and
+ * round 8 sets (the round 2 one was opened for tuning in round 4, the round 3 one in round 5, the round 4 one
+ * in round 6, the round 5 one in round 7 and the round 6 one in round 8, whose totals are still printed above as tuning sets').
  */
 const untuned = subsets.filter((subset) => subset.judge);
 const schemaMet = totals.schemaValid === totals.calls;

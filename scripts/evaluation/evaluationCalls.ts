@@ -1,8 +1,8 @@
 /**
  * Every scripted call `npm run eval:analysis` scores, in report order: the original calls (with
  * their held-out ones), then the everyday calls: two tuning sets (the second was the first
- * held-out set, opened after round 1), the round 2, 3, 4 and 5 sets (held out, then opened in
- * rounds 4, 5, 6 and 7), and the round 6 and round 7 held-out sets (`round6`, `round7`).
+ * held-out set, opened after round 1), the round 2 to 6 sets (held out, then opened in rounds 4
+ * to 8), and the round 7 and round 8 held-out sets (`round7`, `round8`).
  */
 import { analysisCalls, type AnalysisCall } from './analysisCalls.js';
 import { everydayHeldOutCalls } from './everydayHeldOutCalls.js';

@@ -354,3 +354,23 @@ test('a proposal answered with another day stands on the day then accepted; "sho
   ]);
   expect(facts.actionItems.map((item) => [item.title, item.ownerDisplayName, item.dueDate])).toEqual([['Get the charger fitted', 'Diane', '2026-03-12']]);
 });
+
+test('a slot said again by its time alone is the slot offered before; "move you to twelve thirty" is a time; the one a call is about is named once, at its start', () => {
+  const facts = factsOf([
+    ['S', "Hi, it's Sheila, I'm Pepper's owner. The little kelpie? She's been scratching her ears."],
+    ['D', 'Sounds like she should be seen. I can do five fifteen on Monday with Dr Patel.'],
+    ['S', "That's perfect, yep."],
+    ['D', "Great, I'll pop her in for five fifteen."],
+  ]);
+  expect(itemTitled(facts, /^Pop/)).toMatchObject({ title: 'Pop Pepper in', intent: 'meeting', dueDate: '2026-03-09' });
+  expect(itemTitled(facts, /^Pop/).intentMetadata).toMatchObject({ proposedAt: '2026-03-09T17:15:00+00:00' });
+  const moved = factsOf([
+    ['D', "So, I'm calling about your cleaning on the twelfth. Our hygienist is out that week, so we need to move you."],
+    ['S', 'Twelve thirty on the sixteenth is great.'],
+    ['D', "Perfect, I'll move you to twelve thirty on Monday the sixteenth."],
+  ]);
+  const booking = itemTitled(moved, /^Move/);
+  expect(booking).toMatchObject({ intent: 'meeting', dueDate: '2026-03-16' });
+  expect(booking.description).toMatch(/^Perfect, I'll move you to twelve thirty/);
+  expect(booking.description).toContain('cleaning');
+});

@@ -47,6 +47,8 @@ export interface DateWords {
   weekdays: readonly string[];
   /** Words before a time said in words ("*at* ten fifteen"): only after one are number words read as a time. */
   timePrepositions: readonly string[];
+  /** Words before a time only when it cannot be a count ("move you *to* twelve thirty", "I can *do* half four"; not "up to three", "do two"). */
+  clockOnlyPrepositions: readonly string[];
   /**
    * Day words a time said in words may follow with no preposition ("Thursday, half eight",
    * "tomorrow ten thirty"); the weekdays count too.

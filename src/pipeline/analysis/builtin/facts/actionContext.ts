@@ -88,8 +88,11 @@ function needBooked(facts: SentenceFacts, call: readonly SentenceFacts[], words:
   return earlier.find((other) => !other.sentence.isQuestion && words.statedPurpose.test(other.sentence.text)) ?? null;
 }
 
-/** Turns at the start of a call in which the caller says why they call. */
-const OPENING_TURNS = 3;
+/**
+ * Turns at the start of a call in which the caller says why they call: a call answered with
+ * "Hello?" spends three on who is who ("Is this Rachel? It's Denise from …" – "Yes, hi") before the reason.
+ */
+const OPENING_TURNS = 4;
 
 /**
  * The first sentence stating a need in the call's opening turns (why the caller rang: "I'm just

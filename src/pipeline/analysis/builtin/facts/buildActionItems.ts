@@ -77,7 +77,10 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const owner = kind === 'commitment' || kind === 'selfReminder' ? speaker : kind === 'request' ? addressee : null;
   const saidHere = dateOf(cue, facts.dates, cuesInSentence, facts.sentence.text, words);
   // "Put me down for that": a slot taken without its time said is the one offered just before.
-  const accepted = !saidHere?.dateTime && words.slotVerbs.test(cue.clause) ? acceptedDateTime(facts, context.call, turnsOf(context.call)) : null;
+  // "I'll pop her in for five fifteen" after "I can do five fifteen on Monday": the slot said before at that time.
+  const timeAlone = facts.dates.find((mention) => mention.date === null && mention.time !== null && mention.index >= cue.part.index)?.time ?? null;
+  const accepted = !saidHere?.dateTime && words.slotVerbs.test(cue.clause)
+    ? acceptedDateTime(facts, context.call, turnsOf(context.call), saidHere ? null : timeAlone) : null;
   // "I could fit it on Wednesday?" … "Thursday, yeah, I can do that": the day agreed instead.
   const instead = cue.proposal ? dayAgreedInstead(facts, context.call, words) : null;
   const said = instead ?? accepted?.when ?? saidHere;
@@ -318,8 +321,8 @@ function withRoles(title: string, call: readonly SentenceFacts[]): string {
   return text;
 }
 
-/** Sentences looked back over for the person "her" or "him" stands for. */
-const PERSON_LOOK_BACK = 12;
+/** Sentences looked back over for the person "her" or "him" stands for: the one a call is about is often named once, at its start ("I'm Pepper's owner"), and then only "her". */
+const PERSON_LOOK_BACK = 20;
 
 /**
  * "I'll come and get her now" after "is that Ellie's mum?" → "Come and get Ellie": a third person
@@ -347,9 +350,9 @@ function withPersonNamed(title: string, facts: SentenceFacts, call: readonly Sen
 function namesIn(facts: SentenceFacts, words: ActionWords): string[] {
   const notNames = new Set(words.notNames.map((word) => word.toLowerCase()));
   const text = facts.sentence.text;
-  // After a lower-case word: not at the sentence's start, where any word is capitalised ("What's
+  // After a lower-case word (or "I'm": "I'm Pepper's owner"): not at the sentence's start, where any word is capitalised ("What's
   // happened?"), nor inside a longer proper name ("St Aidan's", "Dr. Patel's office").
-  const possessives = [...text.matchAll(/(?<=(?:^|\s)\p{Ll}+,?\s)(\p{Lu}\p{Ll}+)['’]s\b/gu)]
+  const possessives = [...text.matchAll(/(?<=(?:^|\s)(?:\p{Ll}+|I['’]m|I am),?\s)(\p{Lu}\p{Ll}+)['’]s\b/gu)]
     .filter((match) => !notNames.has(match[1]!.toLowerCase()))
     .map((match) => ({ name: match[1]!, index: match.index }));
   const mentions = facts.names.map((mention) => ({ name: mention.name, index: text.indexOf(mention.name) }));

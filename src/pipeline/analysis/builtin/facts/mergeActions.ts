@@ -172,8 +172,10 @@ function mergeInto(kept: PlacedAction, duplicate: PlacedAction): void {
   if (PRIORITY_RANK[other.priority] > PRIORITY_RANK[item.priority]) item.priority = other.priority;
   if (item.intent === other.intent) item.intentMetadata = { ...other.intentMetadata, ...item.intentMetadata };
   else if (item.intent === 'task') {
-    // The repetition said how ("I'll send it" … "I'll email it"): the more specific intent wins.
+    // The repetition said how ("I'll send it" … "I'll email it"): the more specific intent wins,
+    // and so does the sentence that says it (with its context: "we need to move you" … "I'll move you to Monday at 12:30").
     item.intent = other.intent;
     item.intentMetadata = other.intentMetadata;
+    item.description = other.description;
   }
 }

@@ -63,15 +63,24 @@ function lexicographic(first: readonly number[], second: readonly number[]): num
   return 0;
 }
 
+/** Turns looked back over for the slot offered at a time the action says again ("five fifteen on Monday" … "I'll pop her in for five fifteen"). */
+const SLOT_LOOK_BACK_TURNS = 3;
+
 /**
  * "Tuesday at eight, yeah, that works." – "Great, put me down for that.": the date with a day and
- * a time said last in the turn just before the action's (the slot the action takes), and its sentence.
+ * a time said last in the turn just before the action's (the slot the action takes), and its
+ * sentence; when the action says the time again without its day (`time`, `HH:MM`), the latest
+ * slot at that time in the {@link SLOT_LOOK_BACK_TURNS} turns before.
  */
-export function acceptedDateTime(own: SentenceFacts, call: readonly SentenceFacts[], turns: ReadonlyMap<number, number>): { when: DateMention; facts: SentenceFacts } | null {
-  const previousTurn = (turns.get(own.sentence.segmentIndex) ?? 0) - 1;
+export function acceptedDateTime(
+  own: SentenceFacts, call: readonly SentenceFacts[], turns: ReadonlyMap<number, number>, time: string | null = null,
+): { when: DateMention; facts: SentenceFacts } | null {
+  const ownTurn = turns.get(own.sentence.segmentIndex) ?? 0;
+  const lookBack = time === null ? 1 : SLOT_LOOK_BACK_TURNS;
   for (const facts of [...call].reverse()) {
-    if (turns.get(facts.sentence.segmentIndex) !== previousTurn) continue;
-    const when = facts.dates.findLast((mention) => mention.dateTime !== null);
+    const turn = turns.get(facts.sentence.segmentIndex) ?? 0;
+    if (turn >= ownTurn || ownTurn - turn > lookBack) continue;
+    const when = facts.dates.findLast((mention) => mention.dateTime !== null && (time === null || mention.time === time));
     if (when) return { when, facts };
   }
   return null;

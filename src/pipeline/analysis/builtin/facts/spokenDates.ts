@@ -40,7 +40,11 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
   return {
     time: new RegExp(
       // A day said just before needs no preposition: "Thursday, half eight", "tomorrow ten thirty".
-      `\\b(?<prep>${anyOfWords(words.timePrepositions)}|(?:${anyOfWords([...words.weekdays, ...words.daysBeforeTime])}),?)\\s+(?:(?:(?:${anyOfWords(words.hourFractions.articles)})\\s+)?(?<fraction>${fractions})\\s+(?<direction>${direction})\\s+(?<fractionHour>${hour})`
+      // "Move you to twelve thirty", "I can do half four": after a word of `clockOnlyPrepositions`,
+      // only a time that cannot be a count (an hour with its minutes, "half four", "quarter past six").
+      `\\b(?<prep>${anyOfWords(words.timePrepositions)}|(?:${anyOfWords(words.clockOnlyPrepositions)})`
+      + `(?=\\s+(?:(?:${hour})[\\s-]+(?:${minutes})|(?:${anyOfWords(words.halfPastBefore)})\\s+(?:${hour})|(?:(?:${anyOfWords(words.hourFractions.articles)})\\s+)?(?:${fractions})\\s+(?:${direction}))\\b)|`
+      + `(?:${anyOfWords([...words.weekdays, ...words.daysBeforeTime])}),?)\\s+(?:(?:(?:${anyOfWords(words.hourFractions.articles)})\\s+)?(?<fraction>${fractions})\\s+(?<direction>${direction})\\s+(?<fractionHour>${hour})`
       // "ten past four", "twenty-five minutes to six": a count of minutes before or after the hour.
       + `|(?<counted>${numberWordsSource(numbers)})(?:\\s+(?:${minuteUnits}))?\\s+(?<countedDirection>${direction})\\s+(?<countedHour>${hour})`
       + `|(?<half>${anyOfWords(words.halfPastBefore)})\\s+(?<halfHour>${hour})`

@@ -30,6 +30,7 @@ export const englishLexicon: FactLexicon = {
     weekdays: WEEKDAYS.split('|'),
     // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
     timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'for'],
+    clockOnlyPrepositions: ['to', 'do'],
     daysBeforeTime: ['today', 'tomorrow', 'tonight'],
     hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'], articles: ['a'] },
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
