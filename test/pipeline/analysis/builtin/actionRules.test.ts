@@ -374,3 +374,20 @@ test('a slot said again by its time alone is the slot offered before; "move you 
   expect(booking.description).toMatch(/^Perfect, I'll move you to twelve thirty/);
   expect(booking.description).toContain('cleaning');
 });
+
+test('"I should be able to have it made up" is a promise of its own; "get it filled in" is done to the form named before; "pop in Friday" keeps its "in"', () => {
+  const facts = factsOf([
+    ['S', "I'm just checking on my repeat prescription, the blood pressure tablets and the cream."],
+    ['D', "I'll ring the surgery first thing tomorrow and chase it up. Once it comes through, I should be able to have it made up for you by Friday."],
+    ['S', "Grand. I'll pop in Friday after work to collect it."],
+    ['D', "I'll text you a link to our intake form this morning. It's just your history."],
+    ['S', "Okay. I'll try to get it filled in by Thursday night."],
+  ]);
+  expect(facts.actionItems.map((item) => [item.title, item.dueDate])).toEqual([
+    ['Call the surgery first thing and chase it up', '2026-03-05'],
+    ['Have the repeat prescription made up for Sheila', '2026-03-06'],
+    ['Pop in after work to collect the repeat prescription', '2026-03-06'],
+    ['Text a link to our intake form to Sheila', '2026-03-04'],
+    ['Get the intake form filled in', '2026-03-05'],
+  ]);
+});

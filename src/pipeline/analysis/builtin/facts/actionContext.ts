@@ -1,12 +1,10 @@
 import type { ActionWords } from './ActionWords.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { isContentWord } from '../describe/words.js';
-import { turnAround, turnsOf } from './nearbyEvidence.js';
+import { opensItsTurn, turnAround, turnsOf } from './nearbyEvidence.js';
 
 /** Sentences after an appointment's, in the same turn, that may hold its details ("With Dr Mensah, and it's a fifteen minute slot."). */
 const APPOINTMENT_DETAIL_SENTENCES = 2;
-/** An opening sentence this short ("Yes please.") before an answer is no answer of its own. */
-const MAX_ACKNOWLEDGEMENT_WORDS = 3;
 
 /** What an appointment's description adds: who holds the booking, when it is the contact's organisation. */
 export interface AppointmentContext {
@@ -68,10 +66,8 @@ function restOfTurn(facts: SentenceFacts, call: readonly SentenceFacts[]): Sente
  * please. Could you upload them to the portal?"): a promise said later in the turn answers something else. Null otherwise.
  */
 function questionAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | null {
-  const turn = turnAround(facts, call);
-  const start = call.indexOf(turn[0]!);
-  const acknowledgement = (other: SentenceFacts) => words.acceptance.test(other.sentence.text) && other.sentence.text.split(/\s+/).length <= MAX_ACKNOWLEDGEMENT_WORDS;
-  if (start === 0 || !turn.slice(0, turn.indexOf(facts)).every(acknowledgement)) return null;
+  const start = call.indexOf(turnAround(facts, call)[0]!);
+  if (start === 0 || !opensItsTurn(facts, call, words.acceptance)) return null;
   const asker = call[start - 1]!.sentence.segment.speakerId;
   for (let index = start - 1; index >= 0 && call[index]!.sentence.segment.speakerId === asker; index--) {
     if (call[index]!.sentence.isQuestion) return call[index]!.sentence.text;

@@ -39,7 +39,8 @@ export function actionTitle(clause: string, removable: readonly string[], target
   // A date said with its preposition ("on Thursday") takes no other one with it ("pop in on Thursday" keeps "in").
   const opensWithPreposition = new RegExp(`^(?:${prepositions})\\s`, 'i');
   const shortened = removable.reduce(
-    (text, said) => text.replace(new RegExp(`${opensWithPreposition.test(said) ? '' : `(?:\\s+(?:${prepositions}))?`}${approximately}\\s*${escapeRegExp(said)}`, 'i'), ''),
+    // "pop in Friday after work": a particle right after the verb is the verb's, not the date's.
+    (text, said) => text.replace(new RegExp(`${opensWithPreposition.test(said) ? '' : `(?:(?<!^\\S+)\\s+(?:${prepositions}))?`}${approximately}\\s*${escapeRegExp(said)}`, 'i'), ''),
     action,
   )
     // "ring you half an hour before" without its length: the "before" it leaves says nothing.

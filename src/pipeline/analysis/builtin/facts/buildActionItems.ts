@@ -11,7 +11,7 @@ import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
-import { acceptedDateTime, laterDateTime, turnAround, turnsOf } from './nearbyEvidence.js';
+import { acceptedDateTime, laterDateTime, opensItsTurn, turnAround, turnsOf } from './nearbyEvidence.js';
 import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
 import { isContentWord, keyOf } from '../describe/words.js';
 
@@ -389,7 +389,11 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
   // "Pay it on the portal" after "there's a fifteen dollar fee for the bus": the latest thing the
   // verb is typically done to, said once or more, number aside ("pay them" may be the fees or the bill).
-  const typical = words.objectAffinities[anaphor[1]!.toLowerCase()];
+  // "Have it made up": the participle says what is done to the thing, so its things are the typical ones.
+  const participle = /^\s+(\p{L}+)/u.exec(title.slice(anaphor[0].length))?.[1]?.toLowerCase() ?? '';
+  // "filled" → "fill", "signed" → "sign", "completed" → "complete".
+  const participleVerbs = words.resultParticiple.test(participle) ? [participle, participle.replace(/ed$/, ''), participle.replace(/d$/, '')] : [];
+  const typical = words.objectAffinities[anaphor[1]!.toLowerCase()] ?? participleVerbs.map((verb) => words.objectAffinities[verb]).find(Boolean);
   if (typical) {
     for (const earlier of call.slice(Math.max(0, at - TYPICAL_OBJECT_LOOK_BACK), at).reverse()) {
       const phrase = typicalThingsNamed(earlier, words, typical, plural).at(-1);
@@ -403,8 +407,18 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
     const phrase = thingsNamed(previous, words, plural).filter(matchesNumber).at(-1);
     if (phrase) return `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
   }
-  const best = talkedAboutThing(facts, call, words, plural);
+  // "I'll text you a link to our intake form." – "I'll try to get it filled in by Thursday": at the
+  // start of an answer, "it" is what the other party's turn named last (not for a verb whose
+  // typical things were looked for and not said: "sign it" is no bucket).
+  const best = talkedAboutThing(facts, call, words, plural) ?? (typical ? undefined : lastThingOfTheTurnAnswered(facts, call, words, matchesNumber));
   return best ? `${anaphor[1]} the ${best.join(' ')}${title.slice(anaphor[0].length)}` : title;
+}
+
+/** The last thing (of the number asked for) the other party's turn just before named, when `facts` opens its own turn; undefined otherwise. */
+function lastThingOfTheTurnAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, matchesNumber: (phrase: string[]) => boolean): string[] | undefined {
+  if (!opensItsTurn(facts, call, words.acceptance)) return undefined;
+  const before = call[call.indexOf(turnAround(facts, call)[0]!) - 1];
+  return before ? turnAround(before, call).flatMap((other) => thingsNamed(other, words)).filter(matchesNumber).at(-1) : undefined;
 }
 
 /** Sentences looked back over for the thing an action waits for ("… as soon as they arrive"). */

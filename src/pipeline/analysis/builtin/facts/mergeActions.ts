@@ -57,7 +57,9 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
   const objectWords = rest.map((word) => word.replace(/'s$/, '')).filter((word) => !empty.has(word));
   const generic = words.genericVerbs.includes(verb);
   const pointsBack = words.anaphors.includes(rest[0] ?? '');
-  return { verb, objectWords, anaphoric: generic && pointsBack, generic, pointsBack };
+  // "Have it made up", "get it fixed": the participle says what is done (an action of its own); "get it sorted" says nothing.
+  const doneToIt = words.resultParticiple.test(rest[1] ?? '') && !empty.has(rest[1] ?? '');
+  return { verb, objectWords, anaphoric: generic && pointsBack && !doneToIt, generic, pointsBack };
 }
 
 /**
@@ -138,8 +140,10 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
   for (const action of remaining) {
     // Nobody's actions are no one person's: "our team will bring it out" is not "the driver will call you".
     if (!action.anaphoric || action.item.ownerSpeakerId === null) continue;
+    // "Chase it up tomorrow" … "have it made up by Friday": another day is another step, not the same action said again.
+    const otherDay = (candidate: PlacedAction) => candidate.item.dueDate !== null && action.item.dueDate !== null && candidate.item.dueDate !== action.item.dueDate;
     const neighbour = remaining
-      .filter((candidate) => candidate !== action && !merged.has(candidate) && !candidate.anaphoric && !saysNothing(candidate) && sameOwner(candidate, action)
+      .filter((candidate) => candidate !== action && !merged.has(candidate) && !candidate.anaphoric && !saysNothing(candidate) && sameOwner(candidate, action) && !otherDay(candidate)
         && Math.abs(candidate.segmentIndex - action.segmentIndex) <= ANAPHORA_WINDOW_SEGMENTS)
       .sort((first, second) => Math.abs(first.segmentIndex - action.segmentIndex) - Math.abs(second.segmentIndex - action.segmentIndex))[0];
     if (!neighbour) continue;

@@ -108,3 +108,15 @@ export function turnAround(facts: SentenceFacts, call: readonly SentenceFacts[])
   while (end + 1 < call.length && call[end + 1]!.sentence.segment.speakerId === speaker) end++;
   return call.slice(start, end + 1);
 }
+
+/** An opening sentence this short ("Yes please.", "Okay.") before an answer is no answer of its own. */
+const MAX_ACKNOWLEDGEMENT_WORDS = 3;
+
+/**
+ * Whether `facts` opens its speaker's turn, after a short acknowledgement at most ("Okay. I'll try
+ * to get it filled in by Thursday"; `acknowledgement` tells one): what it says answers the turn before.
+ */
+export function opensItsTurn(facts: SentenceFacts, call: readonly SentenceFacts[], acknowledgement: RegExp): boolean {
+  const turn = turnAround(facts, call);
+  return turn.slice(0, turn.indexOf(facts)).every((other) => acknowledgement.test(other.sentence.text) && other.sentence.text.split(/\s+/).length <= MAX_ACKNOWLEDGEMENT_WORDS);
+}

@@ -46,6 +46,9 @@ export const englishActionWords: ActionWords = {
     new RegExp(`\\b(?:I${A}ll|I will|I${A}m going to|I am going to|I${A}m gonna|I shall)\\s+(?<clause>.+)`, 'i'),
     // "I can have it ready by Friday": a promise; "I can" alone is only ability.
     /\bI (?:can|could) (?<clause>have\s.+)/i,
+    // "I should be able to have it made up for you by Friday": a hedged promise is still one.
+    // "I should have known" is no promise: "have" only after "be able to".
+    /\bI should (?:be able to (?!be\b)|(?!be\b|have\b))(?<clause>\p{L}.+)/iu,
     new RegExp(`\\b(?:we${A}ll|we will|we${A}re going to|we are going to)\\s+(?<clause>.+)`, 'i'),
     /\blet me\s+(?!know\b)(?<clause>.+)/i,
     // "What I'll do is send you a link": the promise is what follows "is".
@@ -137,6 +140,7 @@ export const englishActionWords: ActionWords = {
     'look', 'think', 'quick',
   ],
   anaphors: ['it', 'that', 'this', 'them', 'those', 'these', 'both', 'something', 'everything'],
+  resultParticiple: /^(?:\p{L}+ed|made|done|ready|built|sent|fitted|written|seen)$/u,
   genericVerbs: ['send', 'put', 'get', 'give', 'do', 'write', 'make', 'pass', 'hand', 'drop', 'bring', 'forward', 'have'],
   verbs: [
     'add', 'approve', 'arrange', 'ask', 'book', 'bring', 'buy', 'calculate', 'call', 'cancel', 'cc', 'chase', 'check',
@@ -325,7 +329,7 @@ export const englishActionWords: ActionWords = {
     'replacement', 'safety check', 'check-up', 'measure-up', 'assessment', 'visit',
   ],
   meetingIntentNoun: /\b(?:meeting|appointment|session|interview|consultation|conference|demo|zoom|teams|google meet|video call|conference call)\b/i,
-  antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'his', 'her', 'this', 'that'],
+  antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'our', 'his', 'her', 'their', 'this', 'that'],
   notThings: new Set([
     ...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
     'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home',
@@ -346,6 +350,8 @@ export const englishActionWords: ActionWords = {
     email: ['address', 'detail', 'photo', 'picture', 'confirmation', 'link', 'form', 'invoice', 'receipt', 'quote', 'estimate', 'document', 'certificate'],
     assess: ['damage', 'pothole', 'leak', 'roof', 'car', 'vehicle', 'property', 'site', 'boiler', 'wall', 'crack', 'tree', 'ceiling', 'floor', 'window', 'claim'],
     inspect: ['damage', 'pothole', 'leak', 'roof', 'car', 'vehicle', 'property', 'site', 'boiler', 'wall', 'crack', 'tree', 'ceiling', 'floor', 'window'],
+    // "Have it made up": a prescription or an order is made up.
+    made: ['prescription', 'order', 'medication', 'medicine'],
     collect: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     pick: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     renew: ['prescription', 'policy', 'licence', 'license', 'passport', 'membership', 'subscription'],
