@@ -210,9 +210,13 @@ describe('"it" in an action is the thing the call keeps talking about', () => {
     expect(itemTitled(facts, /^Pay the bill\b/).dueDate).toBe('2026-12-15');
   });
 
-  test('a noun said once, a date or a person is no antecedent: the title stays as said', () => {
-    const facts = factsOf([['S', 'Your next visit is on the fifteenth with the nurse.'], ['D', "I'll write it down."]]);
+  test('a date or a person is no antecedent; a noun said once is one only at the start of the answer to its turn', () => {
+    const facts = factsOf([['S', "So that's the fifteenth with the nurse."], ['D', "I'll write it down."]]);
     expect(titles(facts)).toEqual(['Write it down']);
+    const answered = factsOf([['S', 'Your next visit is on the fifteenth with the nurse.'], ['D', "I'll write it down."]]);
+    expect(titles(answered)).toEqual(['Write the next visit down']);
+    const later = factsOf([['S', 'Your next visit is on the fifteenth with the nurse.'], ['D', 'Thanks for calling about that, that is really helpful of you.'], ['D', "I'll write it down."]]);
+    expect(titles(later)).toEqual(['Write it down']);
   });
 });
 

@@ -67,6 +67,8 @@ export interface ActionWords {
   laterToday: RegExp;
   /** Words that say nothing of what an action acts on ("it", "that", "sorted", "done"): a title with only these after its verb is no action ("Get it sorted"). */
   emptyObjectWords: readonly string[];
+  /** Auxiliary verbs: after "that" they make it a pronoun ("that is really helpful"), so no noun phrase runs through them. */
+  auxiliaries: readonly string[];
   /** A word after "have it" or "get it" that says what is done to it ("made", "fixed", "ready"): the generic verb then names an action of its own. */
   resultParticiple: RegExp;
   /** Words pointing back to something said before ("send *it* to the repairs address"): with a generic verb, such an action next to another of its owner is that one. */

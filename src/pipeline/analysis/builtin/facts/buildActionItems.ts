@@ -565,7 +565,7 @@ function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false, thi
     for (const next of tokens.slice(index + 1, index + 4)) {
       // "your sofa's arrived": the thing, its "'s" (is, has) left out.
       const word = next.replace(/[.,;:!?]+$/, '').replace(/'s$/, '');
-      if (!/^[a-z][a-z-]*$/.test(word) || words.objectStopWords.includes(word)) break;
+      if (!/^[a-z][a-z-]*$/.test(word) || words.objectStopWords.includes(word) || words.auxiliaries.includes(word)) break;
       phrase.push(word);
       if (word !== next) break;
     }

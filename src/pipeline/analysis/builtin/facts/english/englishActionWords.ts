@@ -215,6 +215,7 @@ export const englishActionWords: ActionWords = {
     'the', 'a', 'an', 'it', 'them', 'this', 'that', 'these', 'those', 'over', 'back', 'up', 'out', 'to', 'with', 'for', 'about',
     'on', 'in', 'some', 'all', 'my', 'your', 'our', 'their', 'his', 'her', 'me', 'you', 'us', 'him', 'again', 'later',
   ],
+  auxiliaries: ['is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'does', 'do', 'did'],
   danglingAfterDate: /\s+(?:before|after|beforehand|earlier|later)[\s.,;:?!]*$/i,
   // "I'll be sending it over": the verb is the -ing form after "be".
   progressiveAuxiliary: /^be\s+(?=[a-z]+ing\b)/i,
