@@ -391,3 +391,14 @@ test('"I should be able to have it made up" is a promise of its own; "get it fil
     ['Get the intake form filled in', '2026-03-05'],
   ]);
 });
+
+test('"by seven" is a clock time on the day said just before, "up by two percent" is none; "empty it" is the recycling', () => {
+  const facts = factsOf([
+    ['S', 'Our recycling was not collected yesterday. Prices went up by two percent, too.'],
+    ['D', "We'll send the crew back on Thursday to empty it. We'll collect the sofa on Saturday the seventh."],
+    ['S', "No problem, I'll have it out by seven."],
+  ]);
+  expect(itemTitled(facts, /^Send the crew/).title).toBe('Send the crew back to empty the recycling');
+  expect(itemTitled(facts, /out$/)).toMatchObject({ title: 'Have the sofa out', dueDate: '2026-03-07' });
+  expect(facts.importantDates?.map((date) => date.time)).not.toContain('14:00');
+});

@@ -495,8 +495,8 @@ describe('round 5: bookings made on the line, people and things pointed back to,
 
   test('a time said alone, with no other day just before, is on the call\'s day; "I\'ll go to the branch" is an errand', () => {
     expect(item([['D', "Okay, I'll go to the branch tomorrow morning."]])).toEqual([{ title: 'Go to the branch', intent: 'task', owner: 'USER', due: '2026-11-25' }]);
-    // Another day said just before may be the one meant: no due date is guessed.
-    expect(item([['S', 'Your pickup is Friday.'], ['D', "Great, I'll collect the parcel at four."]]).map((found) => found.due)).toEqual([null]);
+    // Another day said just before is the one the time is on ("Your pickup is Friday." … "at four").
+    expect(item([['S', 'Your pickup is Friday.'], ['D', "Great, I'll collect the parcel at four."]]).map((found) => found.due)).toEqual(['2026-11-27']);
     expect(item([['D', 'My partner has the car today.'], ['D', "I'll collect the parcel at four."]]).map((found) => found.due)).toEqual(['2026-11-24']);
   });
 

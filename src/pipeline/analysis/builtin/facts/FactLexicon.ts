@@ -47,6 +47,10 @@ export interface DateWords {
   weekdays: readonly string[];
   /** Words before a time said in words ("*at* ten fifteen"): only after one are number words read as a time. */
   timePrepositions: readonly string[];
+  /** What follows a number that counts something ("two *percent*", "three *people*"), anchored at the start: then it is no time. */
+  countFollowers: RegExp;
+  /** Prepositions after which a whole hour said in words is a clock time ("out *by* seven", "open *until* five"), not a count. */
+  wholeHourPrepositions: readonly string[];
   /** Words before a time only when it cannot be a count ("move you *to* twelve thirty", "I can *do* half four"; not "up to three", "do two"). */
   clockOnlyPrepositions: readonly string[];
   /**

@@ -102,6 +102,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const when = agreed?.when ?? said;
   const dueToday = words.immediacy.test(cue.part.text) || words.laterToday.test(cue.part.text);
   const dueDate = when?.date ?? (dueToday || isTodayByTheClock(cue, facts, context.call, context.callDate) ? context.callDate : null)
+    ?? dayOfATimeSaidAlone(cue, facts, context.call)
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null);
   // "right after we hang up", "by end of day" say when, like a date: the due date carries it, the title need not.
   const immediately = (words.immediacy.exec(cue.clause) ?? words.laterToday.exec(cue.clause))?.[0];
@@ -151,6 +152,17 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
 
 /** Sentences looked back over for a day a time said alone may be on ("Thursday, then?" … "I'll be there by ten"). */
 const DAY_FOR_A_TIME_LOOK_BACK = 3;
+
+/**
+ * "We'll collect the sofa that day, and it needs to be out by seven that morning." – "I'll have it
+ * out by seven.": a time said with no day is on the day said last in the few sentences before.
+ */
+function dayOfATimeSaidAlone(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
+  const inPart = (mention: DateMention) => mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length;
+  if (!facts.dates.some((mention) => inPart(mention) && mention.date === null && mention.time !== null)) return null;
+  const at = call.indexOf(facts);
+  return call.slice(Math.max(0, at - DAY_FOR_A_TIME_LOOK_BACK), at).flatMap((earlier) => earlier.dates).findLast((mention) => mention.date !== null)?.date ?? null;
+}
 
 /**
  * "I'll come and get her by half eleven": a time said with no day, and no other day said just

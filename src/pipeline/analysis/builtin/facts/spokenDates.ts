@@ -55,9 +55,9 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
   };
 });
 
-/** "10:15", or "10" for a whole hour (chrono reads "at 10" with the lexicon's bare-hour rule). */
-function clockText(hour: number, minute: number): string {
-  return minute === 0 ? String(hour) : `${hour}:${String(minute).padStart(2, '0')}`;
+/** "10:15", or "10" for a whole hour (chrono reads "at 10" with the lexicon's bare-hour rule), "10:00" when `withMinutes`. */
+function clockText(hour: number, minute: number, withMinutes = false): string {
+  return minute === 0 && !withMinutes ? String(hour) : `${hour}:${String(minute).padStart(2, '0')}`;
 }
 
 /** A time said in words after a time preposition, in digits; null when it is none. */
@@ -76,7 +76,9 @@ function timeInDigits(groups: Record<string, string | undefined>, words: DateWor
   }
   const hour = parseNumberWords(groups.hour ?? '', numbers);
   if (hour === null) return null;
-  if (groups.minutes === undefined) return String(hour);
+  // "out by seven": a whole hour after one of `wholeHourPrepositions` is a clock time ("by 7:00",
+  // which chrono reads); after "at" chrono reads the bare hour itself, after "for" it is a count ("for two").
+  if (groups.minutes === undefined) return words.wholeHourPrepositions.includes((groups.prep ?? '').toLowerCase()) ? clockText(hour, 0, true) : String(hour);
   const minute = parseNumberWords(groups.minutes.replace(new RegExp(`^(?:${anyOfWords(Object.keys(numbers.digitOnly))})\\s+`, 'i'), ''), numbers);
   return minute !== null && minute > 0 && minute < MINUTES_PER_HOUR ? clockText(hour, minute) : null;
 }
@@ -101,6 +103,8 @@ export function withSpokenDatesInDigits(sentence: string, words: DateWords, numb
     const groups = match.groups ?? {};
     const spoken = match[0].slice((groups.prep ?? '').length).trimStart();
     if (/^\d/.test(spoken)) continue;
+    // "up by two percent", "until two people are free": a count, not a clock.
+    if (groups.hour !== undefined && groups.minutes === undefined && words.countFollowers.test(sentence.slice(match.index + match[0].length))) continue;
     const digits = timeInDigits(groups, words, numbers);
     if (digits !== null) replacements.push({ index: match.index + match[0].length - spoken.length, length: spoken.length, text: digits });
   }

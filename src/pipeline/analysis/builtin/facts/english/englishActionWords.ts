@@ -353,6 +353,7 @@ export const englishActionWords: ActionWords = {
     inspect: ['damage', 'pothole', 'leak', 'roof', 'car', 'vehicle', 'property', 'site', 'boiler', 'wall', 'crack', 'tree', 'ceiling', 'floor', 'window'],
     // "Have it made up": a prescription or an order is made up.
     made: ['prescription', 'order', 'medication', 'medicine'],
+    empty: ['bin', 'recycling', 'rubbish', 'waste', 'cupboard', 'tank', 'box'],
     collect: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     pick: ['prescription', 'parcel', 'package', 'car', 'key', 'keys', 'order', 'medication', 'medicine'],
     renew: ['prescription', 'policy', 'licence', 'license', 'passport', 'membership', 'subscription'],

@@ -31,6 +31,8 @@ export const englishLexicon: FactLexicon = {
     // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
     timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'for'],
     clockOnlyPrepositions: ['to', 'do'],
+    wholeHourPrepositions: ['by', 'until', 'till', 'before', 'around'],
+    countFollowers: /^\s*(?:percent|per\s*cent|%|people|persons|items?|points?|times|pounds|quid|dollars|bucks|euros?|cents?|pence|minutes?|hours?|days?|weeks?|months?|years?|of|or\s+(?:more|less|so))\b/i,
     daysBeforeTime: ['today', 'tomorrow', 'tonight'],
     hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'], articles: ['a'] },
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
