@@ -81,6 +81,9 @@ export const transcriptionCallbackRoute: FastifyPluginAsyncTypebox<{ services: S
       throw new ApiError('transcription_job_not_found');
     }
     if (job.state !== 'waiting' || !(await services.calls.existsEvenDeleting(job.callId))) {
+      // The same callback sent at once: another copy may have ended the job between the replay
+      // check above and this read. Its receipt is committed with the job's end, so it is seen now.
+      if (await services.transcriptionJobs.seen(webhookId)) return replayed();
       count('not_waiting');
       throw new ApiError('transcription_job_not_waiting');
     }
