@@ -71,6 +71,12 @@ export interface ActionWords {
   auxiliaries: readonly string[];
   /** A word after "have it" or "get it" that says what is done to it ("made", "fixed", "ready"): the generic verb then names an action of its own. */
   resultParticiple: RegExp;
+  /**
+   * Pronouns an action's object may be said as, standing for a thing said before: `singular`
+   * ("it"), `plural` ("them", "those"), and `demonstrative` ("that", "this": singular, and a pronoun
+   * only when `demonstrativeFollowers`, a pattern anchored at its start, follows: an end, a particle, a date word).
+   */
+  thingPronouns: { singular: readonly string[]; plural: readonly string[]; demonstrative: readonly string[]; demonstrativeFollowers: RegExp };
   /** Words pointing back to something said before ("send *it* to the repairs address"): with a generic verb, such an action next to another of its owner is that one. */
   anaphors: readonly string[];
   /** Verbs that say how a thing moves on, not what is done to it ("send", "put … in writing"): "escalate it" is an action of its own, "send it there" is not. */

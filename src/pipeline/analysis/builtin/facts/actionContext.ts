@@ -1,7 +1,8 @@
 import type { ActionWords } from './ActionWords.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { isContentWord } from '../describe/words.js';
-import { opensItsTurn, turnAround, turnsOf } from './nearbyEvidence.js';
+import { anyOfWords, oncePer } from '../../text/regexWords.js';
+import { turnAnswered, turnAround, turnsOf } from './nearbyEvidence.js';
 
 /** Sentences after an appointment's, in the same turn, that may hold its details ("With Dr Mensah, and it's a fifteen minute slot."). */
 const APPOINTMENT_DETAIL_SENTENCES = 2;
@@ -41,14 +42,14 @@ export function describedWithContext(
 /** Sentences looked back over for the thing a payment pays. */
 const PAYMENT_LOOK_BACK = 5;
 
-/**
- * The latest of the few sentences before a payment that names a thing paid (one of
- * `ActionWords.objectAffinities.pay` after a determiner: "a deposit of two hundred", not "that's
- * fine"), when the title names none.
- */
+/** A thing paid (one of `ActionWords.objectAffinities` of the `paymentVerb`) after a determiner: "a deposit of two hundred", not "that's fine". */
+const thingPaid = oncePer((words: ActionWords) => new RegExp(
+  `\\b(?:${anyOfWords(words.determiners)})\\s+(?:[\\p{L}-]+\\s+)?(?:${anyOfWords(words.objectAffinities[words.paymentVerb] ?? [])})s?\\b`, 'iu',
+));
+
+/** The latest of the few sentences before a payment that names a thing paid (see {@link thingPaid}), when the title names none. */
 function paymentNamed(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | null {
-  const paid = words.objectAffinities[words.paymentVerb] ?? [];
-  const namesPaid = (text: string) => new RegExp(`\\b(?:${words.determiners.join('|')})\\s+(?:[\\p{L}-]+\\s+)?(?:${paid.join('|')})s?\\b`, 'iu').test(text);
+  const namesPaid = (text: string) => thingPaid(words).test(text);
   if (!words.paymentAction.test(title) || namesPaid(title)) return null;
   const at = call.indexOf(facts);
   return call.slice(Math.max(0, at - PAYMENT_LOOK_BACK), at).reverse().find((other) => namesPaid(other.sentence.text))?.sentence.text ?? null;
@@ -66,13 +67,7 @@ function restOfTurn(facts: SentenceFacts, call: readonly SentenceFacts[]): Sente
  * please. Could you upload them to the portal?"): a promise said later in the turn answers something else. Null otherwise.
  */
 function questionAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | null {
-  const start = call.indexOf(turnAround(facts, call)[0]!);
-  if (start === 0 || !opensItsTurn(facts, call, words.acceptance)) return null;
-  const asker = call[start - 1]!.sentence.segment.speakerId;
-  for (let index = start - 1; index >= 0 && call[index]!.sentence.segment.speakerId === asker; index--) {
-    if (call[index]!.sentence.isQuestion) return call[index]!.sentence.text;
-  }
-  return null;
+  return turnAnswered(facts, call, words.acceptance).findLast((other) => other.sentence.isQuestion)?.sentence.text ?? null;
 }
 
 /**

@@ -11,8 +11,8 @@ import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
-import { acceptedDateTime, laterDateTime, opensItsTurn, turnAround, turnsOf } from './nearbyEvidence.js';
-import { anyOfWords, escapeRegExp } from '../../text/regexWords.js';
+import { acceptedDateTime, laterDateTime, turnAnswered, turnAround, turnsOf } from './nearbyEvidence.js';
+import { anyOfWords, escapeRegExp, oncePer } from '../../text/regexWords.js';
 import { isContentWord, keyOf } from '../describe/words.js';
 
 /**
@@ -78,9 +78,8 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const saidHere = dateOf(cue, facts.dates, cuesInSentence, facts.sentence.text, words);
   // "Put me down for that": a slot taken without its time said is the one offered just before.
   // "I'll pop her in for five fifteen" after "I can do five fifteen on Monday": the slot said before at that time.
-  const timeAlone = facts.dates.find((mention) => mention.date === null && mention.time !== null && mention.index >= cue.part.index)?.time ?? null;
   const accepted = !saidHere?.dateTime && words.slotVerbs.test(cue.clause)
-    ? acceptedDateTime(facts, context.call, turnsOf(context.call), saidHere ? null : timeAlone) : null;
+    ? acceptedDateTime(facts, context.call, turnsOf(context.call), saidHere ? null : timeSaidAlone(cue, facts)?.time ?? null) : null;
   // "I could fit it on Wednesday?" … "Thursday, yeah, I can do that": the day agreed instead.
   const instead = cue.proposal ? dayAgreedInstead(facts, context.call, words) : null;
   const said = instead ?? accepted?.when ?? saidHere;
@@ -101,8 +100,8 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
   const when = agreed?.when ?? said;
   const dueToday = words.immediacy.test(cue.part.text) || words.laterToday.test(cue.part.text);
-  const dueDate = when?.date ?? (dueToday || isTodayByTheClock(cue, facts, context.call, context.callDate) ? context.callDate : null)
-    ?? dayOfATimeSaidAlone(cue, facts, context.call)
+  const dueDate = when?.date ?? (dueToday ? context.callDate : null)
+    ?? dayOfATimeSaidAlone(cue, facts, context.call, context.callDate)
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null);
   // "right after we hang up", "by end of day" say when, like a date: the due date carries it, the title need not.
   const immediately = (words.immediacy.exec(cue.clause) ?? words.laterToday.exec(cue.clause))?.[0];
@@ -153,27 +152,24 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
 /** Sentences looked back over for a day a time said alone may be on ("Thursday, then?" … "I'll be there by ten"). */
 const DAY_FOR_A_TIME_LOOK_BACK = 3;
 
-/**
- * "We'll collect the sofa that day, and it needs to be out by seven that morning." – "I'll have it
- * out by seven.": a time said with no day is on the day said last in the few sentences before.
- */
-function dayOfATimeSaidAlone(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
-  const inPart = (mention: DateMention) => mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length;
-  if (!facts.dates.some((mention) => inPart(mention) && mention.date === null && mention.time !== null)) return null;
-  const at = call.indexOf(facts);
-  return call.slice(Math.max(0, at - DAY_FOR_A_TIME_LOOK_BACK), at).flatMap((earlier) => earlier.dates).findLast((mention) => mention.date !== null)?.date ?? null;
+/** The time said with no day in the cue's part ("I'll have it out by seven"), if one is. */
+function timeSaidAlone(cue: ActionCue, facts: SentenceFacts): DateMention | undefined {
+  return facts.dates.find((mention) => mention.date === null && mention.time !== null
+    && mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length);
 }
 
 /**
- * "I'll come and get her by half eleven": a time said with no day, and no other day said just
- * before, is on the call's day.
+ * The day of a time said with no day (see {@link timeSaidAlone}): the day said last in the few
+ * sentences before ("We'll collect the sofa that day …" – "I'll have it out by seven"), else the
+ * call's day ("I'll come and get her by half eleven"), unless the action's own sentence names
+ * another day it was not given (one in a condition: which day is meant is unclear). Null without such a time.
  */
-function isTodayByTheClock(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], callDate: string): boolean {
-  const inPart = (mention: DateMention) => mention.index >= cue.part.index && mention.index < cue.part.index + cue.part.text.length;
-  if (!facts.dates.some((mention) => inPart(mention) && mention.date === null && mention.time !== null)) return false;
+function dayOfATimeSaidAlone(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], callDate: string): string | null {
+  if (!timeSaidAlone(cue, facts)) return null;
   const at = call.indexOf(facts);
-  // "Today" said before ("my partner's got the car today") is the same day.
-  return !call.slice(Math.max(0, at - DAY_FOR_A_TIME_LOOK_BACK), at + 1).some((earlier) => earlier.dates.some((mention) => mention.date !== null && mention.date !== callDate));
+  const dayBefore = call.slice(Math.max(0, at - DAY_FOR_A_TIME_LOOK_BACK), at).flatMap((earlier) => earlier.dates).findLast((mention) => mention.date !== null);
+  if (dayBefore) return dayBefore.date;
+  return facts.dates.some((mention) => mention.date !== null && mention.date !== callDate) ? null : callDate;
 }
 
 /**
@@ -371,6 +367,15 @@ function namesIn(facts: SentenceFacts, words: ActionWords): string[] {
   return [...mentions, ...possessives].sort((first, second) => first.index - second.index).map((mention) => mention.name);
 }
 
+/**
+ * A title's verb and the pronoun standing for its object ("Pay *it* on the portal", "Email *those*
+ * over"); a demonstrative only where no noun follows it ("email that form": a determiner).
+ */
+const verbAndThingPronoun = oncePer((words: ActionWords) => {
+  const { singular, plural, demonstrative, demonstrativeFollowers } = words.thingPronouns;
+  return new RegExp(`^(\\S+)\\s+(${anyOfWords([...singular, ...plural])}|(?:${anyOfWords(demonstrative)})(?=${demonstrativeFollowers.source}))\\b`, 'i');
+});
+
 /** Sentences looked back over for what "it" stands for. */
 const ANTECEDENT_LOOK_BACK = 5;
 /** Sentences looked back over for a thing the action's verb is typically done to ("pay it": a fee, a bill): such a noun is a surer antecedent. */
@@ -390,13 +395,13 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
     const end = elliptical.index + elliptical[0].length;
     return head ? `${title.slice(0, end)} ${head}${title.slice(end)}` : title;
   }
-  // "that" and "this" are pronouns only where no noun follows ("email that form": a determiner).
-  const anaphor = /^(\S+)\s+(it|them|those|these|(?:that|this)(?=\s*$|[.,;!?]|\s+(?:to|by|on|in|over|back|off|out|up|for|at|with|before|after|today|tonight|tomorrow|now|then|later|first)\b))\b/i.exec(title);
+  const anaphor = verbAndThingPronoun(words).exec(title);
+  const pronoun = anaphor?.[2]?.toLowerCase() ?? '';
   // "Pay that", "sign this": a demonstrative stands for a thing only after a verb typically done to one.
-  const demonstrative = anaphor && /^th(?:at|is)$/i.test(anaphor[2]!) && !words.objectAffinities[anaphor[1]!.toLowerCase()];
+  const demonstrative = anaphor && words.thingPronouns.demonstrative.includes(pronoun) && !words.objectAffinities[anaphor[1]!.toLowerCase()];
   if (!anaphor || demonstrative) return withLaterStepAntecedent(title, facts, call, words);
   // "them", "those": a plural thing ("the photos"); "it", "that", "this": a singular one.
-  const plural = !['it', 'that', 'this'].includes(anaphor[2]!.toLowerCase());
+  const plural = words.thingPronouns.plural.includes(pronoun);
   const at = call.indexOf(facts);
   const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
   // "Pay it on the portal" after "there's a fifteen dollar fee for the bus": the latest thing the
@@ -428,9 +433,7 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
 
 /** The last thing (of the number asked for) the other party's turn just before named, when `facts` opens its own turn; undefined otherwise. */
 function lastThingOfTheTurnAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, matchesNumber: (phrase: string[]) => boolean): string[] | undefined {
-  if (!opensItsTurn(facts, call, words.acceptance)) return undefined;
-  const before = call[call.indexOf(turnAround(facts, call)[0]!) - 1];
-  return before ? turnAround(before, call).flatMap((other) => thingsNamed(other, words)).filter(matchesNumber).at(-1) : undefined;
+  return turnAnswered(facts, call, words.acceptance).flatMap((other) => thingsNamed(other, words)).filter(matchesNumber).at(-1);
 }
 
 /** Sentences looked back over for the thing an action waits for ("… as soon as they arrive"). */

@@ -135,10 +135,14 @@ const RELATIVE_ANCHOR_LOOK_BACK = 10;
  * The mentions of each sentence of a call, in order: as {@link findDateMentions}, and a date said
  * relative to another ("the day before") with none in its own sentence is set from the last day
  * said in the {@link RELATIVE_ANCHOR_LOOK_BACK} sentences before it; and a day corrected by the
- * next sentence ("Thursday the fourth at half four. Sorry, the third, Thursday the third.") is the
- * corrected day, at the time first said (see {@link withDayRepaired}).
+ * next sentence of the same speaker ("Thursday the fourth at half four. Sorry, the third, Thursday
+ * the third.") is the corrected day, at the time first said (see {@link withDayRepaired}).
+ * `speakers`, when given, holds each sentence's speaker: only a speaker corrects their own day
+ * ("I can do Thursday the fourth." – "Sorry, Friday the fifth would suit me better" is a counter-proposal).
  */
-export function findCallDateMentions(sentences: readonly string[], clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords): DateMention[][] {
+export function findCallDateMentions(
+  sentences: readonly string[], clock: CallClock, words: DateWords, numbers: NumberWords = englishNumberWords, speakers?: readonly string[],
+): DateMention[][] {
   let last: { date: string; at: number } | undefined;
   const found = sentences.map((sentence, at) => {
     const earlierDay = last && at - last.at <= RELATIVE_ANCHOR_LOOK_BACK ? last.date : undefined;
@@ -161,16 +165,19 @@ export function findCallDateMentions(sentences: readonly string[], clock: CallCl
     else if (last && anchors.some((mention) => mention.date === last!.date || isRelative(mention))) last = { ...last, at };
     return mentions;
   });
-  return found.map((mentions, at) => withDayRepaired(mentions, sentences[at + 1], found[at + 1], clock, words));
+  const sameSpeaker = (at: number) => speakers === undefined || speakers[at] === speakers[at + 1];
+  return found.map((mentions, at) => (sameSpeaker(at) ? withDayRepaired(mentions, sentences[at + 1], found[at + 1], clock, words) : mentions));
 }
 
 /**
  * A sentence's mentions with the last dated one moved to the day the next sentence corrects it to,
- * when that sentence opens as a correction (`DateWords.selfRepair`) and says a day: the time first
- * said stays ("Thursday the fourth at half four. Sorry, the third" → the third at 16:30).
+ * when that sentence opens as a correction (`DateWords.selfRepair`), says a day and asks nothing
+ * ("Sorry, the third?" checks, it does not correct): the time first said stays ("Thursday the
+ * fourth at half four. Sorry, the third" → the third at 16:30).
  */
 function withDayRepaired(mentions: DateMention[], next: string | undefined, nextMentions: readonly DateMention[] | undefined, clock: CallClock, words: DateWords): DateMention[] {
-  const repaired = next !== undefined && words.selfRepair.test(next) ? nextMentions?.find((mention) => mention.date !== null) : undefined;
+  const corrects = next !== undefined && words.selfRepair.test(next) && !/\?["'”’)]*\s*$/.test(next);
+  const repaired = corrects ? nextMentions?.find((mention) => mention.date !== null) : undefined;
   const wrong = mentions.findLast((mention) => mention.date !== null);
   if (!repaired?.date || !wrong || wrong.date === repaired.date) return mentions;
   const [hour, minute] = (repaired.time ?? wrong.time)?.split(':').map(Number) ?? [];

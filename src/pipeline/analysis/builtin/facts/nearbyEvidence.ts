@@ -116,7 +116,14 @@ const MAX_ACKNOWLEDGEMENT_WORDS = 3;
  * Whether `facts` opens its speaker's turn, after a short acknowledgement at most ("Okay. I'll try
  * to get it filled in by Thursday"; `acknowledgement` tells one): what it says answers the turn before.
  */
-export function opensItsTurn(facts: SentenceFacts, call: readonly SentenceFacts[], acknowledgement: RegExp): boolean {
+function opensItsTurn(facts: SentenceFacts, call: readonly SentenceFacts[], acknowledgement: RegExp): boolean {
   const turn = turnAround(facts, call);
   return turn.slice(0, turn.indexOf(facts)).every((other) => acknowledgement.test(other.sentence.text) && other.sentence.text.split(/\s+/).length <= MAX_ACKNOWLEDGEMENT_WORDS);
+}
+
+/** The other party's turn `facts` answers: the one just before its own, when `facts` opens its turn (see {@link opensItsTurn}); empty otherwise. */
+export function turnAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], acknowledgement: RegExp): SentenceFacts[] {
+  if (!opensItsTurn(facts, call, acknowledgement)) return [];
+  const before = call[call.indexOf(turnAround(facts, call)[0]!) - 1];
+  return before ? turnAround(before, call) : [];
 }

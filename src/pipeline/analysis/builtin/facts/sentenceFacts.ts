@@ -26,7 +26,7 @@ export interface SentenceFacts {
 export function sentenceFactsOf(sentences: readonly Sentence[], clock: CallClock, lexicon: FactLexicon, excludedNames: readonly string[]): SentenceFacts[] {
   const names = findThirdPartyMentions(sentences, lexicon.people, excludedNames);
   const segmentTexts = new Map(sentences.map((sentence) => [sentence.segmentIndex, sentence.segment.text]));
-  const dates = findCallDateMentions(sentences.map((sentence) => sentence.text), clock, lexicon.dates);
+  const dates = findCallDateMentions(sentences.map((sentence) => sentence.text), clock, lexicon.dates, lexicon.numbers, sentences.map((sentence) => sentence.segment.speakerId));
   return sentences.map((sentence, at) => {
     const near = (cue: RegExp) => [sentence.segmentIndex, sentence.segmentIndex - 1].some((index) => cue.test(segmentTexts.get(index) ?? ''));
     const nearCue = near(lexicon.emails.cue);

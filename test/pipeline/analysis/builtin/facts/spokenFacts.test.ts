@@ -161,3 +161,20 @@ describe('round 6: prices said as two numbers, early hours on a morning', () => 
     expect(mentions('Not Monday morning, but Tuesday at four works.').some(([, , time]) => time === '16:00')).toBe(true);
   });
 });
+
+describe('a day corrected in the next sentence', () => {
+  const friday = { recordedAt: Date.parse('2026-12-04T10:00:00Z'), timeZone: 'Europe/London' };
+  const daysOf = (sentences: string[], speakers?: string[]) =>
+    findCallDateMentions(sentences, friday, englishLexicon.dates, englishLexicon.numbers, speakers).map((said) => said.map(({ date, time }) => [date, time]));
+
+  test('by its own speaker: the corrected day at the time first said', () => {
+    expect(daysOf(['I can put you in for Thursday the eleventh at half four.', 'Sorry, the tenth, Thursday the tenth.'], ['a', 'a'])[0])
+      .toEqual([['2026-12-10', '16:30']]);
+  });
+
+  test('not by the other speaker (a counter-proposal), nor by a question (a check)', () => {
+    const proposal = ['I can put you in for Thursday the tenth at half four.', 'Sorry, Friday the eleventh would suit me better.'];
+    expect(daysOf(proposal, ['a', 'b'])[0]).toEqual([['2026-12-10', '16:30']]);
+    expect(daysOf(['I can put you in for Thursday the tenth at half four.', 'Sorry, the eleventh?'], ['a', 'a'])[0]).toEqual([['2026-12-10', '16:30']]);
+  });
+});

@@ -139,6 +139,12 @@ export const englishActionWords: ActionWords = {
     // "Have a look", "have a think": nothing to act on until it says at what ("have a look at the brakes").
     'look', 'think', 'quick',
   ],
+  thingPronouns: {
+    singular: ['it'],
+    plural: ['them', 'those', 'these'],
+    demonstrative: ['that', 'this'],
+    demonstrativeFollowers: /\s*$|[.,;!?]|\s+(?:to|by|on|in|over|back|off|out|up|for|at|with|before|after|today|tonight|tomorrow|now|then|later|first)\b/i,
+  },
   anaphors: ['it', 'that', 'this', 'them', 'those', 'these', 'both', 'something', 'everything'],
   resultParticiple: /^(?:\p{L}+ed|made|done|ready|built|sent|fitted|written|seen)$/u,
   genericVerbs: ['send', 'put', 'get', 'give', 'do', 'write', 'make', 'pass', 'hand', 'drop', 'bring', 'forward', 'have'],
