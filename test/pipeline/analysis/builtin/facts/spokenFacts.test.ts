@@ -163,9 +163,9 @@ describe('round 6: prices said as two numbers, early hours on a morning', () => 
 });
 
 describe('a day corrected in the next sentence', () => {
-  const friday = { recordedAt: Date.parse('2026-12-04T10:00:00Z'), timeZone: 'Europe/London' };
+  const december = { recordedAt: Date.parse('2026-12-04T10:00:00Z'), timeZone: 'Europe/London', offsetMinutes: 0 };
   const daysOf = (sentences: string[], speakers?: string[]) =>
-    findCallDateMentions(sentences, friday, englishLexicon.dates, englishLexicon.numbers, speakers).map((said) => said.map(({ date, time }) => [date, time]));
+    findCallDateMentions(sentences, december, englishLexicon.dates, englishLexicon.numbers, speakers).map((said) => said.map(({ date, time }) => [date, time]));
 
   test('by its own speaker: the corrected day at the time first said', () => {
     expect(daysOf(['I can put you in for Thursday the eleventh at half four.', 'Sorry, the tenth, Thursday the tenth.'], ['a', 'a'])[0])
