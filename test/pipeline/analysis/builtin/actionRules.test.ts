@@ -402,3 +402,38 @@ test('"by seven" is a clock time on the day said just before, "up by two percent
   expect(itemTitled(facts, /out$/)).toMatchObject({ title: 'Have the sofa out', dueDate: '2026-03-07' });
   expect(facts.importantDates?.map((date) => date.time)).not.toContain('14:00');
 });
+
+describe('round 9: "one" for a thing, third parties by name, being there for a deed', () => {
+  test('"the first one" is the thing the call counted; "drop one in" is the thing needed, named in full', () => {
+    const facts = factsOf([
+      ['S', "What I can do is spread it over three months, so that's three payments of forty pounds."],
+      ['D', 'Three payments is fine. When would the first one be? Friday suits me.'],
+      ['S', "Friday's grand. I'll pay the first one on Friday."],
+      ['D', "We'd need a spare key for our key safe. Could you drop one into our office?"],
+    ]);
+    expect(itemTitled(facts, /^Pay/)).toMatchObject({ title: 'Pay the first payment', dueDate: '2026-03-06' });
+    expect(titles(facts)).toContain('Drop a spare key into our office');
+  });
+
+  test('a third party the call named with their role takes an action on by name; the description says who they are', () => {
+    const facts = factsOf([
+      ['S', 'Our plumber Declan could call out Thursday, between eight and one.'],
+      ['D', "Thursday I'm in work. Is there any chance of the weekend?"],
+      ['S', 'Grand, so Declan will come out Saturday between nine and twelve to look at the shower.'],
+    ]);
+    const visit = itemTitled(facts, /^Come out/);
+    expect(visit).toMatchObject({ ownerSpeakerId: null, dueDate: '2026-03-07' });
+    expect(visit.description).toContain('(Declan: plumber)');
+  });
+
+  test('"I\'ll be at Mum\'s to let Grace in" is the deed it is for; regards passed on are none; "give you a shout" is a call', () => {
+    const facts = factsOf([
+      ['D', "Yeah, I'll be at Mum's on Saturday at eight to let Grace in."],
+      ['S', 'No worries. Give my best to your mum.'],
+      ['S', "If the price changes before you decide, I'll give you a shout."],
+    ]);
+    expect(itemTitled(facts, /Grace/)).toMatchObject({ title: 'Let Grace in', dueDate: '2026-03-07' });
+    expect(titles(facts).some((title) => /best/i.test(title))).toBe(false);
+    expect(itemTitled(facts, /^Call/).intent).toBe('call');
+  });
+});

@@ -35,6 +35,12 @@ export interface ActionWords {
   joint: readonly RegExp[];
   /** Someone not on the call will act ("my colleague Priya Shah will ring you", "an engineer will call"): no owner among the speakers. */
   thirdParties: readonly RegExp[];
+  /**
+   * What follows a person's name when they will do something (regex source: "will", "is going
+   * to", "'ll"): a third party the call has named ("our plumber Declan") takes an action on by
+   * name alone ("Declan will come out Saturday").
+   */
+  namedPersonWill: string;
   /** The sentence before a request, when a condition governs it ("if you feel unwell, please call 111": advice); tested on the text before the cue. */
   condition: RegExp;
   /**
@@ -232,7 +238,13 @@ export interface ActionWords {
   objectAffinities: Readonly<Record<string, readonly string[]>>;
   /** A later step of a title done to "it" ("… and *pick it all up*"): `verb` and the `particle` moved before the thing it stands for. */
   laterStepAnaphor: RegExp;
-  /** A thing named only by what it replaces or adds ("the replacement", "a new one"): it takes the noun the call is talking about. */
+  /**
+   * "one" standing for a thing said before, as a title's object ("pay *the first one*", "drop
+   * *one* into our office", "send *a new one*"): `verb`, and the `determiner` and `modifier` said
+   * with it when they were (a number word, "one hundred", "one of them", is none).
+   */
+  oneAnaphor: RegExp;
+  /** A thing named only by what it replaces or adds ("the replacement", "a spare"): it takes the noun the call is talking about. */
   ellipticalThing: RegExp;
   /**
    * A thing the action waits for, said as a pronoun in the clause that says when ("call you as soon

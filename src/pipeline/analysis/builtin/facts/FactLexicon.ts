@@ -140,6 +140,12 @@ export interface AmountWords {
    */
   spokenPriceBefore: RegExp;
   spokenPriceAfter: RegExp;
+  /**
+   * What may follow a number said alone for it to be a price (see `findAmounts`), anchored at the
+   * start: an end, a joining word ("seventy-five *and* …", "another sixty-two *on top*"), not a
+   * thing counted ("two *kids*").
+   */
+  lonePriceFollowers: RegExp;
   /** Words introducing a reference number ("order number", "invoice #"). */
   referenceCue: RegExp;
   /** A sentence about a phone number: a long digit group in it is one. */

@@ -1,7 +1,7 @@
 import type { ActionWords } from './ActionWords.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { isContentWord } from '../describe/words.js';
-import { anyOfWords, oncePer } from '../../text/regexWords.js';
+import { anyOfWords, escapeRegExp, oncePer } from '../../text/regexWords.js';
 import { turnAnswered, turnAround, turnsOf } from './nearbyEvidence.js';
 
 /** Sentences after an appointment's, in the same turn, that may hold its details ("With Dr Mensah, and it's a fifteen minute slot."). */
@@ -23,11 +23,13 @@ export interface AppointmentContext {
  * - for an appointment, the rest of the turn it was booked in (its details: with whom, how long, a
  *   correction), the need it was booked for, said before it ("I lost a filling last night" … "I'll
  *   put you down for Friday at 4:30": the title says who is put down, the need says for what), and
- *   the organisation that holds it when the contact books it.
+ *   the organisation that holds it when the contact books it;
+ * - for a third party's action said by name alone ("Declan will come out Saturday"), who they
+ *   are, as the call said it before ("our plumber Declan": `(Declan: plumber)`).
  * `said` is the sentence as the description already has it (a sum of money said before may follow it).
  */
 export function describedWithContext(
-  said: string, title: string, facts: SentenceFacts, call: readonly SentenceFacts[], appointment: AppointmentContext | null, words: ActionWords,
+  said: string, title: string, facts: SentenceFacts, call: readonly SentenceFacts[], appointment: AppointmentContext | null, words: ActionWords, thirdParty = false,
 ): string {
   // A quoted condition ("if anything opens up earlier…") would read as the item's own.
   const unconditional = (sentence: string | null | undefined): sentence is string => typeof sentence === 'string' && !words.conditionAnywhere.test(sentence);
@@ -36,7 +38,15 @@ export function describedWithContext(
   const context = [questionAnswered(facts, call, words), ...needs, paymentNamed(title, facts, call, words)]
     .filter(unconditional).filter((sentence) => !said.includes(sentence));
   const bookedWith = appointment?.bookedWith ? [`(${words.bookedWithLabel}: ${appointment.bookedWith})`] : [];
-  return [said, ...details, ...[...new Set(context)].map((sentence) => `(${words.contextLabel}: "${sentence}")`), ...bookedWith].join(' ');
+  const who = thirdParty ? roleOfThePersonNamed(said, call) : [];
+  return [said, ...details, ...[...new Set(context)].map((sentence) => `(${words.contextLabel}: "${sentence}")`), ...bookedWith, ...who].join(' ');
+}
+
+/** `(name: role)` for the person the sentence names whose role the call said with their name elsewhere, when the sentence does not say it; none otherwise. */
+function roleOfThePersonNamed(said: string, call: readonly SentenceFacts[]): string[] {
+  const saysWord = (word: string) => new RegExp(`\\b${escapeRegExp(word)}\\b`, 'i').test(said);
+  const named = call.flatMap((facts) => facts.names).find((mention) => mention.role !== null && mention.name.split(/\s+/).some(saysWord));
+  return named?.role && !saysWord(named.role) ? [`(${named.name}: ${named.role})`] : [];
 }
 
 /** Sentences looked back over for the thing a payment pays. */

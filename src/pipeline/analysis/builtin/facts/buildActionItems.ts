@@ -36,8 +36,10 @@ export function buildActionItems(
 ): FoundAction[] {
   const placed: PlacedAction[] = [];
   const ignoredInKeys = [...words.objectStopWords, ...parties.speakers.flatMap((speaker) => speaker.displayName.split(/\s+/))];
+  // Third parties the call names ("our plumber Declan"): by any word of their name, they may take an action on.
+  const namedPeople = [...new Set(call.flatMap((facts) => facts.names.flatMap((mention) => [mention.name, ...mention.name.split(/\s+/).filter((word) => /^\p{Lu}\p{Ll}+$/u.test(word))])))];
   for (const facts of call) {
-    const cues = findActionCues(facts.sentence, words);
+    const cues = findActionCues(facts.sentence, words, namedPeople);
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
       if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;
@@ -135,7 +137,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const booking = intent === 'meeting' || visitBooked || (Boolean(window) && words.slotVerbs.test(cue.clause)) || words.arrangesAppointment.test(cue.clause);
   const item: AnalysisActionItem = {
     title,
-    description: clip(describedWithContext(sentenceSaid, titleAsSaid, facts, context.call, booking ? { bookedWith: owner?.role === 'CONTACT' ? context.metadata.organization?.trim() || null : null } : null, words), 1000),
+    description: clip(describedWithContext(sentenceSaid, titleAsSaid, facts, context.call, booking ? { bookedWith: owner?.role === 'CONTACT' ? context.metadata.organization?.trim() || null : null } : null, words, cue.kind === 'thirdParty'), 1000),
     dueDate,
     priority,
     ...ownerFieldsOf(owner),
@@ -388,6 +390,8 @@ const TYPICAL_OBJECT_LOOK_BACK = 12;
  * determiner; the most talked-about one, the latest on a tie. The title as said when none is.
  */
 function withAntecedent(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const one = words.oneAnaphor.exec(title);
+  if (one) return withOneNamed(title, one, facts, call, words);
   // "I'll order the replacement today" after talk of the card: the replacement card.
   const elliptical = words.ellipticalThing.exec(title);
   if (elliptical) {
@@ -429,6 +433,35 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   // typical things were looked for and not said: "sign it" is no bucket).
   const best = talkedAboutThing(facts, call, words, plural) ?? (typical ? undefined : lastThingOfTheTurnAnswered(facts, call, words, matchesNumber));
   return best ? `${anaphor[1]} the ${best.join(' ')}${title.slice(anaphor[0].length)}` : title;
+}
+
+/**
+ * "I'll pay the first one on the twenty-second" after "three payments of a hundred and thirty-seven
+ * pounds sixty" → "Pay the first payment on the twenty-second"; "Could you drop one into our
+ * office?" after "We'd need a spare key" → "Drop a spare key into our office": "one" takes the
+ * noun of the thing the few sentences before name that the call says most (the latest on a tie),
+ * either number (its singular is meant; a plural said without a determiner only when the call
+ * says it again); said with a modifier ("the first one", "a new one"),
+ * the noun alone, else the whole phrase. As said when the sentences name no thing.
+ */
+function withOneNamed(title: string, one: RegExpExecArray, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const counts = wordCountsOf(call);
+  const at = call.indexOf(facts);
+  let best: { phrase: string[]; count: number } | undefined;
+  for (const earlier of call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at)) {
+    const withDeterminer = thingsNamed(earlier, words).map((phrase) => phrase.join(' '));
+    for (const phrase of thingsNamed(earlier, words, true)) {
+      const count = counts.get(keyOf(phrase.at(-1)!)) ?? 0;
+      // A plural said bare may be a verb ("Friday suits me"): only one the call says again.
+      if (!withDeterminer.includes(phrase.join(' ')) && count < 2) continue;
+      if (!best || count >= best.count) best = { phrase, count };
+    }
+  }
+  if (!best) return title;
+  const { verb, determiner, modifier } = one.groups!;
+  const thing = [...best.phrase.slice(0, -1), keyOf(best.phrase.at(-1)!)];
+  const named = modifier ? `${determiner} ${modifier} ${thing.at(-1)}` : `${determiner ?? 'a'} ${thing.join(' ')}`;
+  return `${verb} ${named}${title.slice(one[0].length)}`;
 }
 
 /** The last thing (of the number asked for) the other party's turn just before named, when `facts` opens its own turn; undefined otherwise. */

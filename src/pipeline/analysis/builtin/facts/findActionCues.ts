@@ -1,6 +1,6 @@
 import type { ActionWords } from './ActionWords.js';
 import type { Sentence } from '../../text/sentences.js';
-import { anyOfWords, oncePer } from '../../text/regexWords.js';
+import { anyOfWords, escapeRegExp, oncePer } from '../../text/regexWords.js';
 
 /**
  * Who an action belongs to, by how it was said:
@@ -8,7 +8,8 @@ import { anyOfWords, oncePer } from '../../text/regexWords.js';
  * - `request`: the speaker asks the other party ("could you send …", "please call …", "Send me …");
  * - `selfReminder`: the speaker asks to be reminded of something they will do ("remind me to …");
  * - `joint`: nobody in particular ("let's meet …", "we need to …");
- * - `thirdParty`: someone not on the call ("my colleague Priya Shah will ring you").
+ * - `thirdParty`: someone not on the call ("my colleague Priya Shah will ring you", or by a name
+ *   the call gave them: "Declan will come out Saturday" after "our plumber Declan").
  */
 export type ActionKind = 'commitment' | 'request' | 'selfReminder' | 'joint' | 'thirdParty';
 
@@ -54,11 +55,12 @@ interface CueMatch {
  * - a "let me …" done while still on the call ("let me find you", "let me look");
  * - "you should have it by Saturday": the other party receiving something is not asked of them.
  */
-export function findActionCues(sentence: Sentence, words: ActionWords): ActionCue[] {
+export function findActionCues(sentence: Sentence, words: ActionWords, namedPeople: readonly string[] = []): ActionCue[] {
   const patterns = compiledPatterns(words);
+  const byName = namedPeople.length > 0 ? [new RegExp(`\\b(?:${namedPeople.map(escapeRegExp).join('|')})\\s+${words.namedPersonWill}\\s+(?<clause>.+)`, 'u')] : [];
   const cues: ActionCue[] = [];
   for (const part of partsOf(sentence.text, patterns.splitter)) {
-    const match = firstCue(part.text, words, patterns.imperative);
+    const match = firstCue(part.text, words, patterns.imperative, byName);
     if (!match || words.advice.test(part.text)) continue;
     if (match.kind === 'commitment' && !match.offered && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
     if (match.offered && !match.proposal && words.notOffered.includes(/^[\p{L}-]+/u.exec(match.clause.trim())?.[0]?.toLowerCase() ?? '')) continue;
@@ -110,10 +112,10 @@ function partsOf(text: string, splitter: RegExp): { index: number; text: string 
   return parts.filter((part) => part.text.trim() !== '');
 }
 
-function firstCue(text: string, words: ActionWords, imperativePattern: RegExp): CueMatch | null {
+function firstCue(text: string, words: ActionWords, imperativePattern: RegExp, byName: readonly RegExp[]): CueMatch | null {
   const tables: [ActionKind, readonly RegExp[], boolean, boolean?][] = [
     ['selfReminder', words.selfReminders, false], ['request', words.requests, false], ['commitment', words.offers, true], ['commitment', words.proposals, true, true],
-    ['commitment', words.commitments, false], ['joint', words.joint, false], ['thirdParty', words.thirdParties, false],
+    ['commitment', words.commitments, false], ['joint', words.joint, false], ['thirdParty', [...words.thirdParties, ...byName], false],
   ];
   const matches: CueMatch[] = [];
   for (const [kind, patterns, offered, proposal = false] of tables) {

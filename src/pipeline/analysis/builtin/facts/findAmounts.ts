@@ -140,13 +140,23 @@ function spokenPrice(amounts: AmountWords, numbers: NumberWords): AmountPattern 
 
 const patternsOf = oncePer(amountPatterns);
 
+/** A number alone, in digits or words ("seventy-five", "a hundred and sixty", "3450"). */
+const loneNumberOf = oncePer((numbers: NumberWords) => new RegExp(`(?<![\\d.,])(?:${DIGITS})(?![\\d.,]*\\d)|${numberWordsSource(numbers)}`, 'gi'));
+/** Prices are seldom a single unit: "one" alone is a count ("the first one", "one more thing"). */
+const MIN_LONE_PRICE = 2;
+
 /**
  * The money, percentages, reference numbers, phone numbers, durations and quantities said in a
  * sentence, in order of appearance. A bare number ("we spoke 3 times") is not one: it must come
  * with a currency, a unit, a percent word or a reference cue. `value` is null when the words do
  * not form a number. `nearPhoneCue`: the sentence's segment or the one before is about a phone.
+ * A number said alone is money where a price is plainly meant: the sentence says a sum of money
+ * and the number is said alongside it with no unit ("the check-up is sixty euro and the clean is
+ * seventy-five", "twenty dollars a head, so a hundred and sixty all up": the same currency), or a
+ * price's words stand around it ("I'll pay the hundred and sixty by Monday"). `taken`: spans read
+ * as something else (the sentence's dates and times: "at two forty-five" is a time).
  */
-export function findAmounts(sentence: string, amounts: AmountWords, numbers: NumberWords, nearPhoneCue = false): AmountMention[] {
+export function findAmounts(sentence: string, amounts: AmountWords, numbers: NumberWords, nearPhoneCue = false, taken: readonly { index: number; text: string }[] = []): AmountMention[] {
   const patterns = patternsOf(amounts, numbers);
   const found: AmountMention[] = [];
   const overlaps = (index: number, length: number) =>
@@ -165,5 +175,17 @@ export function findAmounts(sentence: string, amounts: AmountWords, numbers: Num
       if (read) found.push({ text, index: match.index, kind: amountPattern.kind, ...read });
     }
   });
+  const currencies = [...new Set(found.filter((amount) => amount.kind === 'money').map((amount) => amount.currency))];
+  for (const match of sentence.matchAll(loneNumberOf(numbers))) {
+    const text = match[0].trim();
+    const index = match.index;
+    if (text === '' || overlaps(index, text.length) || taken.some((span) => index < span.index + span.text.length && span.index < index + text.length)) continue;
+    const value = /\d/.test(text) ? Number(text.replace(/,/g, '')) : parseNumberWords(text, numbers);
+    if (value === null || value < MIN_LONE_PRICE || !amounts.lonePriceFollowers.test(sentence.slice(index + text.length))) continue;
+    // "pay the hundred and sixty": a determiner may stand between the price's words and the number.
+    const before = sentence.slice(0, index).replace(/\b(?:the|another|your(?: regular| usual)?|my|a further)\s+$/i, '');
+    const priced = amounts.spokenPriceBefore.test(before) || amounts.spokenPriceAfter.test(sentence.slice(index + text.length));
+    if (currencies.length === 1 || priced) found.push({ text, index, kind: 'money', value, unit: null, currency: currencies.length === 1 ? currencies[0]! : null });
+  }
   return found.sort((first, second) => first.index - second.index);
 }

@@ -33,7 +33,7 @@ export function sentenceFactsOf(sentences: readonly Sentence[], clock: CallClock
     return {
       sentence,
       dates: dates[at]!,
-      amounts: findAmounts(sentence.text, lexicon.amounts, lexicon.numbers, near(lexicon.amounts.phoneCue)),
+      amounts: findAmounts(sentence.text, lexicon.amounts, lexicon.numbers, near(lexicon.amounts.phoneCue), dates[at]!),
       emails: findEmails(sentence.text, lexicon.emails, nearCue),
       names: names.filter((mention) => mention.sentence === sentence),
     };

@@ -178,3 +178,23 @@ describe('a day corrected in the next sentence', () => {
     expect(daysOf(['I can put you in for Thursday the tenth at half four.', 'Sorry, the eleventh?'], ['a', 'a'])[0]).toEqual([['2026-12-10', '16:30']]);
   });
 });
+
+describe('round 9: a number said alone where a price is plainly meant', () => {
+  const prices = (sentence: string) => findAmounts(sentence, amounts, numbers).filter((amount) => amount.kind === 'money').map(({ text, value, currency }) => [text, value, currency]);
+
+  test('alongside a sum of money in the sentence, a lone number is a price in the same currency', () => {
+    expect(prices('The check-up is sixty euro and the clean is seventy-five.')).toEqual([['sixty euro', 60, 'EUR'], ['seventy-five', 75, 'EUR']]);
+    expect(prices("The consult's ninety-five dollars, and the booster's another sixty-two on top.")).toEqual([['ninety-five dollars', 95, 'USD'], ['sixty-two', 62, 'USD']]);
+    expect(prices("Yes, it's twenty dollars a head, so a hundred and sixty all up.")).toEqual([['twenty dollars', 20, 'USD'], ['a hundred and sixty', 160, 'USD']]);
+  });
+
+  test('with a price\'s words around it, a lone number is a price (currency unsaid)', () => {
+    expect(prices("No worries, I'll pay the hundred and sixty by Monday.")).toEqual([['hundred and sixty', 160, null]]);
+  });
+
+  test('a lone number that counts something, a single one, or none with money around it is no price', () => {
+    expect(prices('It was forty pounds for the two kids.')).toEqual([['forty pounds', 40, 'GBP']]);
+    expect(prices("It's forty pounds, and I'll take the first one.")).toEqual([['forty pounds', 40, 'GBP']]);
+    expect(prices('The service is a hundred and forty-nine, so it takes a while.')).toEqual([]);
+  });
+});

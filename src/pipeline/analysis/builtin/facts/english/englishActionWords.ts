@@ -106,6 +106,7 @@ export const englishActionWords: ActionWords = {
   ],
   // "from our pharmacy team" may stand between the person and "will"; "I'll ask Dr. Patel to …" is the speaker's own promise.
   thirdParties: [new RegExp(`\\b${THIRD_PARTY}(?:\\s+from\\s+(?:the|our|your|their)(?:\\s+[\\p{L}-]+){1,3})?\\s+(?:will|is going to|${A}ll)\\s+(?<clause>.+)`, 'u')],
+  namedPersonWill: `(?:will|is going to|${A}ll)`,
   // The condition opens the sentence (after at most one lead-in: "In the meantime, if …, please …"), not "let me know if …, and could you …".
   condition: /^(?:[^,.!?]+,\s*)?(?:if|in case|should you|whenever|unless)\b[^.!?]*,\s*(?:(?:just|then|so|please)\s+)*$/i,
   conditionLead: /^\s*(?:(?:and|but|so|or|oh|well|um|uh|er|erm)[,\s]+)*(?:if|unless|in case|whenever|even if)\s+$/i,
@@ -242,6 +243,8 @@ export const englishActionWords: ActionWords = {
     + `speak (?:to you )?(?:soon|later)|let you (?:go|get (?:back|on|off))\\b|leave it there|leave (?:you|it|that|things) (?:to it|be|alone|there|for now|at that)\\b|leave (?:it|that) (?:for|until|till)\\b|keep it short|get going|have a (?:good|great|nice)|take care|`
     // "I'll take that (one)": taking a slot offered, not a task.
     + `(?:take|have) (?:that|it|this)(?: one)?[.!]?$|`
+    // "Give my best to your mum": regards passed on, not a task.
+    + `give (?:my|our|them my|her my|him my) (?:best|love|regards|thanks)\\b|`
     + `go (?:with|ahead)|do (?:it|that|this)\\b|see what happens|make it${A}?|(?:talk|speak) (?:to|with) you\\b|`
     // Questions answered in the call itself ("could you tell me your order number?").
     + `tell (?:me|us)\\b|give (?:me|us) (?:your|the) (?:name|number|email|address|details|reference|order number)\\b|`
@@ -269,6 +272,8 @@ export const englishActionWords: ActionWords = {
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
     // "An inspector will be out to assess it": the visit's purpose is the action.
     { pattern: /^be (?:out|over|round|around|along|by|up) (?:to|and) (?=\p{L})/iu, replacement: '' },
+    // "I'll be at Mum's on Saturday at eight to let Grace in", "I'll be home to sign for it": being there is for the deed.
+    { pattern: /^be (?:at|in|home|there|here|back)\b[^.!?,]{0,40}?\s+to (?=\p{L})/iu, replacement: '' },
     // A booking made on the line, read as the booking it is ("booked you in" → "book you in").
     { pattern: /^booked in\b/i, replacement: 'book you in' },
     { pattern: /^(?:a|an|your) (?=(?:[\p{L}-]+ ){0,2}?(?:table|booking|reservation)\b)/iu, replacement: 'book $&' },
@@ -276,7 +281,7 @@ export const englishActionWords: ActionWords = {
     { pattern: /^(book|rebook)ed\b/i, replacement: '$1' },
     { pattern: /^(squeez|mov|reschedul)ed\b/i, replacement: '$1e' },
     { pattern: /^(pencil|fit|pop)(?:l|t|p)ed\b/i, replacement: '$1' },
-    { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz|bell)\b/i, replacement: 'call $1' },
+    { pattern: /^give (me|you|him|her|them|us) a (?:call|ring|buzz|bell|shout)\b/i, replacement: 'call $1' },
     // "shoot you an email", "drop me a text", "flick you a message": the channel is the verb.
     { pattern: /^(?:shoot|drop|flick|fire|ping) (me|you|him|her|them|us) (?:an? )?(?:quick )?e-?mail\b/i, replacement: 'email $1' },
     { pattern: /^(?:shoot|drop|flick|fire|ping) (me|you|him|her|them|us) (?:an? )?(?:quick )?(?:text|message)\b/i, replacement: 'text $1' },
@@ -343,7 +348,8 @@ export const englishActionWords: ActionWords = {
   ]),
   laterStepAnaphor: /\b(?<verb>[a-z]+) (?:it|them)(?: all)?(?: (?<particle>up|out|in|back|off|over|down))?\b/gi,
   awaitedThing: /\b(?:when|once|as soon as|the minute|the moment)\s+(?<pronoun>it|they)(?=\s+(?:arrives?|comes?|come in|comes in|gets?|get in|gets in|lands?|is|are|'s|'re|’s|’re|turns? up|shows? up)\b|['’](?:s|re)\b)/i,
-  ellipticalThing: /\b(?:the|a|an|another) (?:replacement|new one|spare|spare one)(?=$|\s+(?:for|to|by|from|with|on|at|in|today|tomorrow|now)\b)/i,
+  ellipticalThing: /\b(?:the|a|an|another) (?:replacement|spare)(?=$|\s+(?:for|to|by|from|with|on|at|in|today|tomorrow|now)\b)/i,
+  oneAnaphor: /^(?<verb>\S+)\s+(?:(?<determiner>the|a|an|another|this|that|your|my|our|his|her|their)\s+(?:(?<modifier>\p{Ll}+)\s+)?)?one(?=\s*$|[.,;!?]|\s+(?:to|into|by|on|in|over|back|off|out|up|for|at|with|before|after|today|tonight|tomorrow|now|then|later|first|when|as)\b)/iu,
   objectAffinities: {
     sign: ['form', 'slip', 'document', 'contract', 'agreement', 'letter', 'paperwork', 'consent', 'lease', 'declaration', 'application', 'waiver', 'mandate'],
     pay: ['bill', 'fee', 'invoice', 'balance', 'deposit', 'charge', 'fine', 'excess', 'deductible', 'premium', 'instalment', 'installment', 'payment', 'arrear', 'money'],
