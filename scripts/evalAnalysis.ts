@@ -77,15 +77,15 @@ interface CallResult {
 
 const asJson = process.argv.slice(2).includes('--json');
 /**
- * Held-out calls (`everyday` `round7` and `round8`) are reported by their figures only: their names, items and
+ * Held-out calls (`everyday` `round8` and `round9`) are reported by their figures only: their names, items and
  * headlines are printed with `--show-held-out`, which whoever changes the analyser must not use
  * (reading them would make them tuning calls). The round 2 `heldout` set was opened for tuning in
  * round 4, the round 3 `unseen` set in round 5, the round 4 set in round 6, the round 5 set in
- * round 7 and the round 6 set in round 8; they are printed like the tuning calls.
+ * round 7, the round 6 set in round 8 and the round 7 set in round 9; they are printed like the tuning calls.
  */
 const showHeldOut = process.argv.slice(2).includes('--show-held-out');
 /** The held-out sets: hidden in the report, and the ones the targets are judged on. */
-const judgeSets: readonly EverydaySet[] = ['round7', 'round8'];
+const judgeSets: readonly EverydaySet[] = ['round8', 'round9'];
 const isJudgeCall = (call: AnalysisCall) => call.everyday !== undefined && judgeSets.includes(call.everyday);
 const isHidden = (call: AnalysisCall) => !showHeldOut && isJudgeCall(call);
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
@@ -241,8 +241,9 @@ const subsets = [
   { key: 'everydayRound4', title: 'everyday calls, round 4 held-out set (written in round 4 by someone who saw neither the analyser nor the other calls; opened for tuning in round 6: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round4' },
   { key: 'everydayRound5', title: 'everyday calls, round 5 held-out set (written in round 5 by someone who saw neither the analyser nor the other calls; opened for tuning in round 7: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round5' },
   { key: 'everydayRound6', title: 'everyday calls, round 6 held-out set (written in round 6 by someone who saw neither the analyser nor the other calls; opened for tuning in round 8: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round6' },
-  { key: 'everydayRound7', title: 'everyday calls, round 7 held-out set (written in round 7 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round7' },
+  { key: 'everydayRound7', title: 'everyday calls, round 7 held-out set (written in round 7 by someone who saw neither the analyser nor the other calls; opened for tuning in round 9: read while changing the analyser since)', test: (call: AnalysisCall) => call.everyday === 'round7' },
   { key: 'everydayRound8', title: 'everyday calls, round 8 held-out set (written in round 8 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round8' },
+  { key: 'everydayRound9', title: 'everyday calls, round 9 held-out set (written in round 9 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round9' },
 ].map((subset) => {
   const members = analysisCalls.filter((call) => subset.test(call));
   // A set the targets are judged on: every call in it is held out.

@@ -38,10 +38,10 @@ import type { DiarizedTranscriptInput } from '../../src/pipeline/normalization/d
 
 export type ExpectedOwnerRole = 'USER' | 'CONTACT' | null;
 /**
- * Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`): `round6` was opened
- * for tuning in round 8; the `round7` and `round8` sets judge the analyser.
+ * Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`): `round7` was opened
+ * for tuning in round 9; the `round8` and `round9` sets judge the analyser.
  */
-export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5' | 'round6' | 'round7' | 'round8';
+export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5' | 'round6' | 'round7' | 'round8' | 'round9';
 export type ExpectedSentiment = 'positive' | 'negative' | 'neutral' | 'mixed';
 
 /** The intentMetadata fields a call states; see `metadataFieldChecks` for how each is compared. */
@@ -140,8 +140,8 @@ export interface AnalysisCall {
    * written by someone who saw neither the analyser nor the other sets, never read while changing
    * the analyser until round 5 opened them for tuning; `round4` ones are the set written the same
    * way in round 4, never read while changing the analyser until round 6 opened them for tuning;
-   * `round5` and `round6` ones likewise in rounds 5 and 6, opened for tuning in rounds 7 and 8;
-   * `round7` and `round8` ones are the sets written the same way in rounds 7 and 8, never read
+   * `round5`, `round6` and `round7` ones likewise in rounds 5 to 7, opened for tuning in rounds 7 to 9;
+   * `round8` and `round9` ones are the sets written the same way in rounds 8 and 9, never read
    * while changing the analyser: the targets are judged on them. Unset: the original calls above.
    */
   everyday?: EverydaySet;
