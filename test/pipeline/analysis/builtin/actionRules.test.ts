@@ -437,3 +437,37 @@ describe('round 9: "one" for a thing, third parties by name, being there for a d
     expect(itemTitled(facts, /^Call/).intent).toBe('call');
   });
 });
+
+describe('round 9: the thing a pronoun stands for, prices named by their head, visits at a time', () => {
+  test('"I\'ll bring it" after "Bring the inhaler along" is the inhaler; "fill it in" the form named in four words; a participle after the noun is not part of it', () => {
+    const facts = factsOf([
+      ['S', "It's a fifteen minute slot. Is it worth me bringing anything?"],
+      ['D', 'Bring the inhaler along on Friday, so the doctor can see it.'],
+      ['S', "Okay, I'll bring it with me on Friday."],
+      ['D', 'We need an updated medical history form. We need the consent form signed first, as well.'],
+      ['S', "Grand. I'll fill it in by Friday."],
+    ]);
+    expect(titles(facts)).toContain('Bring the inhaler along with Sheila');
+    expect(itemTitled(facts, /^Fill/).title).toBe('Fill the consent form in');
+  });
+
+  test('"a payment link" names no thing paid: the deposit asked about is what "the hundred and sixty" pays', () => {
+    const facts = factsOf([
+      ['S', 'Is there a deposit for a group that size?'],
+      ['D', "Yes, it's twenty dollars a head, so a hundred and sixty all up. I'll text you a payment link this arvo."],
+      ['S', "No worries, I'll pay the hundred and sixty by Monday."],
+    ]);
+    expect(itemTitled(facts, /^Pay/).description).toContain('deposit');
+    expect(itemTitled(facts, /^Text/).dueDate).toBe('2026-03-04');
+  });
+
+  test('a day and the time one comes in for are one; a visit promised at a day and a time is an appointment', () => {
+    const facts = factsOf([
+      ['D', "I'll book the Astra in for the MOT, Tuesday the tenth, in for eight o'clock."],
+      ['D', "So I'll come out and inspect the kitchen Thursday at ten. I'll come round between eight and twelve on Friday."],
+    ]);
+    expect(itemTitled(facts, /MOT/)).toMatchObject({ intent: 'meeting', intentMetadata: { proposedAt: expect.stringMatching(/^2026-03-10T08:00/) } });
+    expect(itemTitled(facts, /inspect/)).toMatchObject({ intent: 'meeting', dueDate: '2026-03-05' });
+    expect(itemTitled(facts, /round/).intent).toBe('task');
+  });
+});

@@ -225,6 +225,8 @@ export interface ActionWords {
    * with its time said, an appointment, whatever the thing.
    */
   reservedThing: RegExp;
+  /** A visit by the one who promises it ("come out and inspect the kitchen", "pop round"): at a day and a time agreed, an appointment. */
+  visitAtATime: RegExp;
   /** Words that open a noun phrase "it" can stand for ("the", "your", "this"). */
   antecedentDeterminers: readonly string[];
   /** Heads of noun phrases that name people, teams, places or times rather than a thing to be paid, signed or sent. */

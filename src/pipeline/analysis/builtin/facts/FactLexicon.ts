@@ -49,6 +49,8 @@ export interface DateWords {
   timePrepositions: readonly string[];
   /** What follows a number that counts something ("two *percent*", "three *people*"), anchored at the start: then it is no time. */
   countFollowers: RegExp;
+  /** Words for a part of the day read as the usual word ("arvo": "afternoon"), lower case. */
+  dayPartWords: Readonly<Record<string, string>>;
   /** Prepositions after which a whole hour said in words is a clock time ("out *by* seven", "open *until* five"), not a count. */
   wholeHourPrepositions: readonly string[];
   /** Words before a time only when it cannot be a count ("move you *to* twelve thirty", "I can *do* half four"; not "up to three", "do two"). */

@@ -1,6 +1,7 @@
 import type { ActionWords } from './ActionWords.js';
 import type { SentenceFacts } from './sentenceFacts.js';
-import { isContentWord } from '../describe/words.js';
+import { isContentWord, keyOf } from '../describe/words.js';
+import { thingsNamed } from './thingsNamed.js';
 import { anyOfWords, escapeRegExp, oncePer } from '../../text/regexWords.js';
 import { turnAnswered, turnAround, turnsOf } from './nearbyEvidence.js';
 
@@ -52,17 +53,21 @@ function roleOfThePersonNamed(said: string, call: readonly SentenceFacts[]): str
 /** Sentences looked back over for the thing a payment pays. */
 const PAYMENT_LOOK_BACK = 5;
 
-/** A thing paid (one of `ActionWords.objectAffinities` of the `paymentVerb`) after a determiner: "a deposit of two hundred", not "that's fine". */
-const thingPaid = oncePer((words: ActionWords) => new RegExp(
-  `\\b(?:${anyOfWords(words.determiners)})\\s+(?:[\\p{L}-]+\\s+)?(?:${anyOfWords(words.objectAffinities[words.paymentVerb] ?? [])})s?\\b`, 'iu',
-));
+/**
+ * Whether the sentence names a thing paid (one of `ActionWords.objectAffinities` of the
+ * `paymentVerb`) as the head of a noun phrase: "a deposit of two hundred", not "that's fine",
+ * nor "a payment link" (a link).
+ */
+function namesAThingPaid(facts: SentenceFacts, words: ActionWords): boolean {
+  const paid = words.objectAffinities[words.paymentVerb] ?? [];
+  return thingsNamed(facts, words, false, paid).some((phrase) => paid.includes(keyOf(phrase.at(-1)!)));
+}
 
-/** The latest of the few sentences before a payment that names a thing paid (see {@link thingPaid}), when the title names none. */
+/** The latest of the few sentences before a payment that names a thing paid (see {@link namesAThingPaid}), when the title names none. */
 function paymentNamed(title: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string | null {
-  const namesPaid = (text: string) => thingPaid(words).test(text);
-  if (!words.paymentAction.test(title) || namesPaid(title)) return null;
+  if (!words.paymentAction.test(title) || namesAThingPaid({ ...facts, sentence: { ...facts.sentence, text: title } }, words)) return null;
   const at = call.indexOf(facts);
-  return call.slice(Math.max(0, at - PAYMENT_LOOK_BACK), at).reverse().find((other) => namesPaid(other.sentence.text))?.sentence.text ?? null;
+  return call.slice(Math.max(0, at - PAYMENT_LOOK_BACK), at).reverse().find((other) => namesAThingPaid(other, words))?.sentence.text ?? null;
 }
 
 /** The sentences after `facts` until its speaker stops. */

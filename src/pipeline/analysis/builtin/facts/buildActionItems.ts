@@ -11,6 +11,7 @@ import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 import { mergeActions, objectWordsOf, type FoundAction, type PlacedAction } from './mergeActions.js';
+import { thingsNamed } from './thingsNamed.js';
 import { acceptedDateTime, laterDateTime, turnAnswered, turnAround, turnsOf } from './nearbyEvidence.js';
 import { anyOfWords, escapeRegExp, oncePer } from '../../text/regexWords.js';
 import { isContentWord, keyOf } from '../describe/words.js';
@@ -96,7 +97,9 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const slotted = !window && listed === 'task' && cue.kind !== 'thirdParty' && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
   // "I'll reserve the family room for Walter's birthday visit on Sunday at eleven": an
   // appointment named with its day and time is a meeting, whatever is done to set it up.
-  const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime) && (appointmentNounIn(cue.clause, words) || words.reservedThing.test(cue.clause));
+  // "I'll come out and inspect the kitchen Thursday at ten": a visit at a time agreed is one too.
+  const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime)
+    && (appointmentNounIn(cue.clause, words) || words.reservedThing.test(cue.clause) || (cue.kind === 'commitment' && words.visitAtATime.test(cue.clause)));
   const intent = slotted || appointmentAtATime ? 'meeting' : listed === 'meeting' && window && !words.meetingIntentNoun.test(cue.clause) ? 'task' : listed;
   // "We should meet up" … "The 15th at noon?": a meeting takes the time agreed in the next turns.
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
@@ -408,6 +411,10 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   const plural = words.thingPronouns.plural.includes(pronoun);
   const at = call.indexOf(facts);
   const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  // "Bring the inhaler along on Thursday" – "I'll bring it with me": the thing of the request the
+  // promise answers with the same verb.
+  const asked = thingAskedWithTheVerb(anaphor[1]!, facts, call, words);
+  if (asked) return `${anaphor[1]} the ${asked.join(' ')}${title.slice(anaphor[0].length)}`;
   // "Pay it on the portal" after "there's a fifteen dollar fee for the bus": the latest thing the
   // verb is typically done to, said once or more, number aside ("pay them" may be the fees or the bill).
   // "Have it made up": the participle says what is done to the thing, so its things are the typical ones.
@@ -462,6 +469,25 @@ function withOneNamed(title: string, one: RegExpExecArray, facts: SentenceFacts,
   const thing = [...best.phrase.slice(0, -1), keyOf(best.phrase.at(-1)!)];
   const named = modifier ? `${determiner} ${modifier} ${thing.at(-1)}` : `${determiner ?? 'a'} ${thing.join(' ')}`;
   return `${verb} ${named}${title.slice(one[0].length)}`;
+}
+
+/**
+ * The thing named right after `verb` in the turn `facts` answers (see `turnAnswered`), when that
+ * turn says the verb with a noun phrase: what was asked for, promised back with a pronoun. Undefined otherwise.
+ */
+function thingAskedWithTheVerb(verb: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string[] | undefined {
+  const saysVerb = new RegExp(`\\b${escapeRegExp(verb)}\\b`, 'i');
+  for (const other of turnAnswered(facts, call, words.acceptance)) {
+    const at = other.sentence.text.search(saysVerb);
+    if (at < 0) continue;
+    const after = other.sentence.text.slice(at + verb.length);
+    // Only a thing said right after the verb ("bring the inhaler"), not "leave it in the glovebox".
+    const determiner = /^\s+(\S+)/.exec(after)?.[1]?.toLowerCase() ?? '';
+    if (!words.antecedentDeterminers.includes(determiner)) continue;
+    const phrase = thingsNamed({ ...other, sentence: { ...other.sentence, text: after } }, words)[0];
+    if (phrase) return phrase;
+  }
+  return undefined;
 }
 
 /** The last thing (of the number asked for) the other party's turn just before named, when `facts` opens its own turn; undefined otherwise. */
@@ -591,49 +617,6 @@ function wordCountsOf(call: readonly SentenceFacts[]): Map<string, number> {
     wordCounts.set(call, counts);
   }
   return counts;
-}
-
-/**
- * The noun phrases of a sentence outside its dates and amounts: words after a determiner, up to
- * three, the last a content word naming a thing (a phrase ending in a person, place or time is
- * none); with `bare`, also a plural noun said without a determiner ("photos of the damage").
- */
-function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = false, things: readonly string[] = []): string[][] {
-  let text = facts.sentence.text;
-  for (const said of facts.dates.map((mention) => mention.text)) text = text.replace(said, ' , ');
-  // "a fifteen dollar fee": the amount goes, the thing stays ("a fee"; the amount is in the details).
-  for (const said of facts.amounts.map((amount) => amount.text)) text = text.replace(said, ' ');
-  const tokens = text.replace(/[’]/g, "'").split(/\s+/).filter(Boolean);
-  const phrases: string[][] = [];
-  const isThing = (word: string) => !words.notThings.has(word) || things.includes(word);
-  tokens.forEach((token, index) => {
-    // A possessive opens a noun phrase too: "Jayden's permission slip".
-    if (!words.antecedentDeterminers.includes(token.toLowerCase()) && !/^\p{Lu}\p{Ll}+'s$/u.test(token)) return;
-    const phrase: string[] = [];
-    for (const next of tokens.slice(index + 1, index + 4)) {
-      // "your sofa's arrived": the thing, its "'s" (is, has) left out.
-      const word = next.replace(/[.,;:!?]+$/, '').replace(/'s$/, '');
-      if (!/^[a-z][a-z-]*$/.test(word) || words.objectStopWords.includes(word) || words.auxiliaries.includes(word)) break;
-      phrase.push(word);
-      if (word !== next) break;
-    }
-    while (phrase.length > 0 && !isContentWord(phrase.at(-1)!)) phrase.pop();
-    if (phrase.length > 0 && isThing(phrase.at(-1)!) && !phrase.some((word) => /^(?:first|second|third|\w+(?:teenth|tieth|th))$/.test(word))) {
-      phrases.push(phrase);
-    }
-  });
-  if (bare) {
-    tokens.forEach((token, index) => {
-      // "Photos of the damage and the report number.": a sentence's first word is capitalised
-      // for being first, a plural noun all the same.
-      const asSaid = index === 0 ? token.charAt(0).toLowerCase() + token.slice(1) : token;
-      const word = asSaid.replace(/[.,;:!?]+$/, '');
-      const before = (tokens[index - 1] ?? '').toLowerCase();
-      if (/^[a-z][a-z-]*$/.test(word) && keyOf(word) !== word && isContentWord(word) && isThing(keyOf(word))
-        && !words.antecedentDeterminers.includes(before) && !words.anaphors.includes(before)) phrases.push([word]);
-    });
-  }
-  return phrases;
 }
 
 /** "let you know about Thursday": the day talked about, not the day the action is done by (a time said stays one: "about three"). */

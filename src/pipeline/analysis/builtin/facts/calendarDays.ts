@@ -23,9 +23,10 @@ const DAYS_PER_WEEK = 7;
 
 /**
  * What may stand between a date and a time that belong together ("Friday the 24th *at* 11", "noon
- * *on* the 15th", "the day after tomorrow, *drop-off at* seven thirty": the time one arrives).
+ * *on* the 15th", "the day after tomorrow, *drop-off at* seven thirty", "Tuesday the eighth, *in
+ * for* eight o'clock": the time one arrives).
  */
-const JOINER = /^\s*,?\s*(?:(?:drop[- ]?off|arrive|arrival|check[- ]?in|starting|start)\s+)?(?:at|on)?\s*$/i;
+const JOINER = /^\s*,?\s*(?:(?:drop[- ]?off|arrive|arrival|check[- ]?in|starting|start|in|there|here)\s+)?(?:at|on|for|by)?\s*$/i;
 
 const dayOfMonthPattern = oncePer((words: DateWords) =>
   new RegExp(`(?:\\b(?<weekday>${anyOfWords(words.weekdays)}),?\\s+)?\\bthe\\s+(?<day>\\d{1,2})(?:st|nd|rd|th)\\b(?!\\s+of\\b)`, 'gi'));

@@ -1,4 +1,4 @@
-import { anyOfWords, oncePer } from '../../text/regexWords.js';
+import { anyOfWords, escapeRegExp, oncePer } from '../../text/regexWords.js';
 import { numberWordsSource, ordinalWordsSource, parseNumberWords, parseOrdinalWords, type NumberWords } from '../../text/numberWords.js';
 import type { DateWords } from './FactLexicon.js';
 
@@ -94,7 +94,8 @@ function ordinalSuffixed(day: number): string {
  * The sentence with times said in words after a time preposition ("at ten fifteen", "at half
  * past eight", "by quarter to six") and ordinal days of the month said in words ("the
  * twenty-fifth", after a weekday or before an {@link DateWords.ordinalDayFollowers} word) in
- * digits. Everything else is left as said.
+ * digits, and a part of the day said in another word as the usual one ("this arvo" → "this
+ * afternoon", see {@link DateWords.dayPartWords}). Everything else is left as said.
  */
 export function withSpokenDatesInDigits(sentence: string, words: DateWords, numbers: NumberWords): DigitWritten {
   const patterns = patternsOf(words, numbers);
@@ -121,6 +122,9 @@ export function withSpokenDatesInDigits(sentence: string, words: DateWords, numb
       && (!/^\s+[a-z]/i.test(rest) || /^\s+(?:if|but|so|when|because|as|unless|then|instead|please)\b/i.test(rest));
     if (match.groups?.weekday === undefined && !afterOn && !words.ordinalDayFollowers.test(sentence.slice(end))) continue;
     replacements.push({ index: end - said.length, length: said.length, text: ordinalSuffixed(day) });
+  }
+  for (const [said, usual] of Object.entries(words.dayPartWords)) {
+    for (const match of sentence.matchAll(new RegExp(`\\b${escapeRegExp(said)}\\b`, 'gi'))) replacements.push({ index: match.index, length: match[0].length, text: usual });
   }
   return rewritten(sentence, replacements);
 }

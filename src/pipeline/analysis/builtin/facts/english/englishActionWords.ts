@@ -335,6 +335,7 @@ export const englishActionWords: ActionWords = {
   meetingNouns: ['conversation', 'call', 'chat', 'slot', ...APPOINTMENT_NOUNS],
   appointmentNouns: APPOINTMENT_NOUNS,
   bookingVerb: /^(?:book|pencil|lock|schedule|arrange|put)\b/i,
+  visitAtATime: /^(?:come|pop|call|drop)\s+(?:out|round|over|by|in|along)\b/i,
   reservedThing: /^(?:book|reserve|hold)\s+(?:(?:a|an|the|your|my|our)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:table|booking|reservation|slot|room|court|pitch|lane|tee time)\b/iu,
   visitNouns: [
     'delivery', 'redelivery', 'repair', 'installation', 'service', 'tune-up', 'tune up', 'inspection', 'survey', 'fitting', 'collection',
