@@ -140,7 +140,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const booking = intent === 'meeting' || visitBooked || (Boolean(window) && words.slotVerbs.test(cue.clause)) || words.arrangesAppointment.test(cue.clause);
   const item: AnalysisActionItem = {
     title,
-    description: clip(describedWithContext(sentenceSaid, titleAsSaid, facts, context.call, booking ? { bookedWith: owner?.role === 'CONTACT' ? context.metadata.organization?.trim() || null : null } : null, words, cue.kind === 'thirdParty'), 1000),
+    description: clip(describedWithContext(sentenceSaid, title, facts, context.call, booking ? { bookedWith: owner?.role === 'CONTACT' ? context.metadata.organization?.trim() || null : null } : null, words, cue.kind === 'thirdParty'), 1000),
     dueDate,
     priority,
     ...ownerFieldsOf(owner),
