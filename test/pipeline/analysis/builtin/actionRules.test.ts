@@ -471,3 +471,33 @@ describe('round 9: the thing a pronoun stands for, prices named by their head, v
     expect(itemTitled(facts, /round/).intent).toBe('task');
   });
 });
+
+describe('round 9: done on the line, states, questions about when, rates and visits', () => {
+  test('a "let me" the other party is asked to hold for is done on the line; "I\'ll be working from home" is a state; "how soon could you" asks', () => {
+    const facts = factsOf([
+      ['D', 'Let me ring him quickly. Bear with me a second.'],
+      ['D', "Let me run a line test while you're on."],
+      ['S', "Monday's fine, I'll be working from home anyway. I'll swing by and pick it up on Wednesday."],
+      ['D', 'How soon could you get here?'],
+    ]);
+    expect(titles(facts)).toEqual(['Swing by and pick it up']);
+  });
+
+  test('"twice a day from Saturday" is from Saturday; "I\'ll be out to you for the survey" at a time is a visit booked', () => {
+    const facts = factsOf([
+      ['S', "That's easy. I'll feed her twice a day from Saturday until you're back."],
+      ['D', "Thursday at two, I'll be out to you for the survey."],
+    ]);
+    expect(itemTitled(facts, /^Feed/).dueDate).toBe('2026-03-07');
+    expect(itemTitled(facts, /survey/)).toMatchObject({ title: 'Come out to Sheila for the survey', intent: 'meeting', dueDate: '2026-03-05' });
+  });
+
+  test('an offer answered by a request to do the same is that request', () => {
+    const facts = factsOf([
+      ['S', 'Can I just email the note to you?'],
+      ['D', 'Yes, email it to the front desk. If we get it by Thursday, I can put it through.'],
+      ['S', "I'll email it over Thursday morning."],
+    ]);
+    expect(facts.actionItems.filter((item) => item.intent === 'email').map((item) => [item.title, item.dueDate])).toEqual([['Email the note to the front desk', '2026-03-05']]);
+  });
+});

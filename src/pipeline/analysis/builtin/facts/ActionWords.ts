@@ -95,6 +95,8 @@ export interface ActionWords {
    * these, which promise no deed ("I'll be there", "I'll see", "I'll wait", "I'll think about it").
    */
   notDeeds: readonly string[];
+  /** A verb form that tells a state or a plan under way, not a deed ("I'll be *working* from home anyway"): no action by grammar. */
+  stateForm: RegExp;
   /** The words of a plain promise, anchored at the end ("I'll ", "we're going to "): after them any verb but `notDeeds` is an action. */
   promiseLead: RegExp;
   /** Verbs an imperative sentence may open with ("Send me the invoice."): a request. */
@@ -105,6 +107,8 @@ export interface ActionWords {
   imperativeLeads: readonly string[];
   /** A question that asks rather than promises ("When will I get it?", "Do you think I'll need …?"): no commitment. */
   questionOpener: RegExp;
+  /** Words opening a question about when, where or how, anchored at the end ("how soon ", "what time "): "could you" after them asks, it does not request. */
+  whQuestion: RegExp;
   /** A turn that opens by accepting what the other party proposed or asked ("yes", "that works", "go on then"). */
   acceptance: RegExp;
   /** A turn that turns down what the other party asked ("I'm afraid", "that has to go by post", "I can't"). */
@@ -114,6 +118,11 @@ export interface ActionWords {
    * "look"), and its result said after a pause in the same sentence ("check*... no*, you've got …").
    */
   checkOnTheLine: { lead: RegExp; verb: RegExp; resultAfterPause: RegExp };
+  /**
+   * Words that ask the other party to hold while something is done ("bear with me", "one moment",
+   * "while you're on"): a "let me …" they follow (in its sentence or the next of its turn) is done on the line.
+   */
+  holdOnTheLine: RegExp;
   /**
    * A record kept or changed on the line, as the call goes on ("I'll log that for you now", "I'll
    * cancel that for you right away", "I'll make a note of that now"): done before the call ends,

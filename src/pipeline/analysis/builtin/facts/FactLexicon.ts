@@ -51,6 +51,8 @@ export interface DateWords {
   countFollowers: RegExp;
   /** Words for a part of the day read as the usual word ("arvo": "afternoon"), lower case. */
   dayPartWords: Readonly<Record<string, string>>;
+  /** How often ("twice a day", "three times a week"): a rate, never a day ("a day from Saturday" is no Sunday). */
+  frequency: RegExp;
   /** Prepositions after which a whole hour said in words is a clock time ("out *by* seven", "open *until* five"), not a count. */
   wholeHourPrepositions: readonly string[];
   /** Words before a time only when it cannot be a count ("move you *to* twelve thirty", "I can *do* half four"; not "up to three", "do two"). */

@@ -178,7 +178,8 @@ function dayOfATimeSaidAlone(cue: ActionCue, facts: SentenceFacts, call: readonl
 }
 
 /**
- * Whether an action still stands once the other party has answered: a "can we …?" proposal and an
+ * Whether an action still stands once the other party has answered: an offer answered by a
+ * request to do the same (see {@link answeredWithTheSameRequest}) never; a "can we …?" proposal and an
  * offer ("shall I send you the form?") only when the answer opens by accepting it ("Can we move it
  * to next week?" – "Let me look…" is a question, no action), and a request not when the answer
  * turns it down ("Could you email me a confirmation?" – "It has to go to the patient, though, so
@@ -188,9 +189,20 @@ function dayOfATimeSaidAlone(cue: ActionCue, facts: SentenceFacts, call: readonl
 function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
   if (cue.kind !== 'request' && !cue.offered && !(cue.kind === 'joint' && facts.sentence.isQuestion)) return true;
   const reply = replyTo(facts, call);
+  if (cue.offered && answeredWithTheSameRequest(cue, facts, call, words)) return false;
   if (cue.kind === 'joint' || cue.offered) return (reply !== null && words.acceptance.test(reply)) || (cue.proposal && dayAgreedInstead(facts, call, words) !== null);
   if (reply !== null && words.doneInTheReply.test(reply)) return false;
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
+}
+
+/**
+ * "Can I just email the note to you?" – "Yes, email it to the front desk": an offer answered by a
+ * request with the same verb is that request (what to do, and to whom, as the answer says).
+ */
+function answeredWithTheSameRequest(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
+  const verb = /^[\p{L}-]+/u.exec(cue.clause)?.[0]?.toLowerCase();
+  return replySentences(facts, call).slice(0, 2).some((other) => findActionCues(other.sentence, words)
+    .some((answer) => answer.kind === 'request' && /^[\p{L}-]+/u.exec(answer.clause)?.[0]?.toLowerCase() === verb));
 }
 
 /**
@@ -198,13 +210,17 @@ function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonl
  * Thursday at five thirty?" (the check is done on the line: the same turn goes on with its
  * result), and a need that explains why the caller asks ("I need to make a claim", "Can I still
  * print there? I need to print a form": the reason for the call or for the question, answered in
- * it, not a promise), and a record kept or changed as the call goes on ("I'll log that for you now").
+ * it, not a promise), a record kept or changed as the call goes on ("I'll log that for you now"),
+ * and a "let me …" the other party is asked to hold for ("Let me run a line test while you're on").
  */
 function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
   if (cue.kind !== 'commitment') return false;
   if (words.recordedOnTheLine.test(cue.clause)) return true;
-  const lead = cue.part.text.slice(0, cue.part.text.indexOf(cue.clause.split(/\s+/)[0]!));
+  const { lead } = cue;
   const turn = turnAround(facts, call);
+  // "Let me ring him quickly. Bear with me a second.": the other party holds while it is done.
+  const onHold = turn.slice(turn.indexOf(facts), turn.indexOf(facts) + 2).some((other) => words.holdOnTheLine.test(other.sentence.text));
+  if (words.checkOnTheLine.lead.test(lead) && onHold) return true;
   if (words.checkOnTheLine.lead.test(lead) && words.checkOnTheLine.verb.test(cue.clause)) {
     // "Let me check... no, you've got a prepayment certificate": the result follows the pause.
     return turn.indexOf(facts) < turn.length - 1 || words.checkOnTheLine.resultAfterPause.test(facts.sentence.text.slice(cue.part.index + lead.length));

@@ -21,6 +21,8 @@ export interface ActionCue {
   clause: string;
   /** The part of the sentence the cue is in (sentences split at "…, and could you …"). */
   part: { index: number; text: string };
+  /** The part's words before the clause, as said ("Let me ", "So I'll "). */
+  lead: string;
   /** An offer ("shall I send you the form?"): a commitment only once the other party accepts it. */
   offered: boolean;
   /**
@@ -69,12 +71,17 @@ export function findActionCues(sentence: Sentence, words: ActionWords, namedPeop
     if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
     if (match.kind === 'commitment' && /\blet me\s*$/i.test(part.text.slice(0, match.clauseStart)) && words.inCall.test(match.clause.trim().replace(/[.!?]+$/, ''))) continue;
     if (match.kind === 'request' && words.receipt.test(match.clause.trim())) continue;
+    // "How soon could you get here?": a question about when, not a favour asked.
+    if (match.kind === 'request' && sentence.isQuestion && words.whQuestion.test(part.text.slice(0, match.start))) continue;
     const afterPromise = match.kind === 'commitment' && !match.offered && words.promiseLead.test(part.text.slice(0, match.clauseStart));
     // "I'll have to dig the torch out": a verb of the lexicon's own only after a filler.
     const clause = actionClause(match.clause, words, patterns.fillers, afterPromise && !patterns.fillers.test(match.clause.trim()));
     if (clause) {
       const verbByGrammar = !words.verbs.includes(/^[\p{L}-]+/u.exec(clause)![0].toLowerCase());
-      cues.push({ kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, offered: match.offered, verbByGrammar, proposal: match.proposal });
+      cues.push({
+        kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, lead: part.text.slice(0, match.clauseStart),
+        offered: match.offered, verbByGrammar, proposal: match.proposal,
+      });
     }
   }
   return cues;
@@ -149,7 +156,7 @@ function actionClause(said: string, words: ActionWords, fillers: RegExp, afterPr
   if (words.courtesies.test(clause)) return null;
   const verb = /^[\p{L}-]+/u.exec(clause)?.[0]?.toLowerCase();
   if (verb === undefined) return null;
-  const anyDeed = afterPromise && /^\p{Ll}+$/u.test(verb) && !/ly$/.test(verb) && !words.notDeeds.includes(verb)
+  const anyDeed = afterPromise && /^\p{Ll}+$/u.test(verb) && !/ly$/.test(verb) && !words.notDeeds.includes(verb) && !words.stateForm.test(verb)
     && !words.determiners.includes(verb) && !words.objectStopWords.includes(verb);
   return words.verbs.includes(verb) || anyDeed ? clause : null;
 }

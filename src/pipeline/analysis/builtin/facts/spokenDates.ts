@@ -95,7 +95,7 @@ function ordinalSuffixed(day: number): string {
  * past eight", "by quarter to six") and ordinal days of the month said in words ("the
  * twenty-fifth", after a weekday or before an {@link DateWords.ordinalDayFollowers} word) in
  * digits, and a part of the day said in another word as the usual one ("this arvo" → "this
- * afternoon", see {@link DateWords.dayPartWords}). Everything else is left as said.
+ * afternoon", see {@link DateWords.dayPartWords}), and a rate ("twice a day") left out. Everything else is left as said.
  */
 export function withSpokenDatesInDigits(sentence: string, words: DateWords, numbers: NumberWords): DigitWritten {
   const patterns = patternsOf(words, numbers);
@@ -123,6 +123,8 @@ export function withSpokenDatesInDigits(sentence: string, words: DateWords, numb
     if (match.groups?.weekday === undefined && !afterOn && !words.ordinalDayFollowers.test(sentence.slice(end))) continue;
     replacements.push({ index: end - said.length, length: said.length, text: ordinalSuffixed(day) });
   }
+  // "twice a day from Saturday": the rate is read as nothing, so "a day from" counts no day.
+  for (const match of sentence.matchAll(words.frequency)) replacements.push({ index: match.index, length: match[0].length, text: '' });
   for (const [said, usual] of Object.entries(words.dayPartWords)) {
     for (const match of sentence.matchAll(new RegExp(`\\b${escapeRegExp(said)}\\b`, 'gi'))) replacements.push({ index: match.index, length: match[0].length, text: usual });
   }

@@ -167,6 +167,8 @@ export const englishActionWords: ActionWords = {
     // Visits made to judge or measure something ("an inspector will be out to assess it").
     'assess', 'inspect', 'measure', 'survey', 'value',
   ],
+  // Not "bring", "swing", "ring": the base verbs themselves end in "ing".
+  stateForm: /^\p{L}{3,}ing$/u,
   notDeeds: [
     'be', 'been', 'see', 'know', 'think', 'wait', 'hold', 'try', 'bet', 'miss', 'need', 'want', 'hope', 'guess', 'say', 'admit', 'manage',
     'live', 'survive', 'keep', 'use', 'like', 'love', 'enjoy', 'stay', 'sit', 'hang', 'stop', 'feel', 'hear', 'remember', 'forget', 'mention',
@@ -196,6 +198,7 @@ export const englishActionWords: ActionWords = {
     verb: /^(?:check|look|see)\b/i,
     resultAfterPause: /^(?:check|look|see)\b[^.!?…]{0,40}(?:\.{2,}|…|\s[-–—]\s)\s*\S/i,
   },
+  holdOnTheLine: /\b(?:bear with me|(?:one|just a|give me a) (?:moment|sec(?:ond)?|minute)|(?:hold|hang) on(?! to\b)|while you['’]re (?:on|holding|waiting)(?: the (?:line|phone))?)\b/i,
   recordedOnTheLine: /^(?:log|note|record|cancel|mark|flag|update|amend|remove|add|make a note of|pop a note on|put a note on)\s+(?:that|this|it|those|them)(?:\s+(?:down|off|through|on (?:the|your) (?:file|system|account|record)))?(?:\s+for you)?\s+(?:now|right now|right away|straight away|as we speak|while (?:you|we)['’]re on the (?:phone|line))\b/i,
   doneInTheReply: /^(?:(?:of course|sure|certainly|absolutely|no problem|not a problem|yes|yeah|yep|okay|ok|right|done|all done|there we go|there you go)[,.!]?\s+)*(?:I['’]ve|I have|we['’]ve|we have)\s+(?:just\s+|now\s+|already\s+)?(?:taken|removed|deleted|cancel(?:l)?ed|unsubscribed|logged|noted|updated|changed|amended|flagged|marked)\b/i,
   statedNeedLead: /\bI (?:need|have|['’]ve got|want) to\s+$/i,
@@ -213,6 +216,7 @@ export const englishActionWords: ActionWords = {
   // A thing put in somewhere ("put it in her book bag", "pop it in the post") is no one in a diary.
   // "Put it on her calendar for Wednesday at three thirty": a diary entry is a slot too.
   slotVerbs: new RegExp(`^(?:move|reschedule|rebook|put\\s+(?:it|that|this|you|him|her|them|\\p{Lu}\\p{Ll}+)\\s+(?:in|on|into)\\s+(?:the|her|his|my|our|your|their)\\s+(?:diary|calendar|schedule)|(?!\\S+\\s+${THING_PUT_IN.source})(?:put\\s+(?:\\S+\\s+){1,3}?(?:down|in)|(?:book|pencil|pop|fit|squeeze)\\s+(?:\\S+\\s+){1,3}?in)\\b(?!\\s+(?:the post|writing|touch)\\b))\\b`, 'i'),
+  whQuestion: /\b(?:how(?: soon| long| quickly| early| late| much| many)?|when|what time|what day|where|why|which)\s+$/i,
   questionOpener: /^(?:do|does|did|what|when|where|why|how|who|which|is|are|am|will|would|should|shall|can|could|have|has)\b/i,
   datePrepositions: ['for', 'on', 'at', 'by', 'in', 'to', 'until', 'till', 'before', 'after', 'around', 'from', 'starting'],
   approximators: ['about', 'around', 'roughly', 'approximately', 'some'],
@@ -271,6 +275,8 @@ export const englishActionWords: ActionWords = {
   rewrites: [
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
     // "An inspector will be out to assess it": the visit's purpose is the action.
+    // "I'll be out to you for the survey": a visit to the other party.
+    { pattern: /^be (out|over|round|around|along|up) (?=to (?:you|him|her|them|us)\b)/i, replacement: 'come $1 ' },
     { pattern: /^be (?:out|over|round|around|along|by|up) (?:to|and) (?=\p{L})/iu, replacement: '' },
     // "I'll be at Mum's on Saturday at eight to let Grace in", "I'll be home to sign for it": being there is for the deed.
     { pattern: /^be (?:at|in|home|there|here|back)\b[^.!?,]{0,40}?\s+to (?=\p{L})/iu, replacement: '' },

@@ -34,6 +34,7 @@ export const englishLexicon: FactLexicon = {
     wholeHourPrepositions: ['by', 'until', 'till', 'before', 'around'],
     // Australian and New Zealand speech: "I'll text you the link this arvo".
     dayPartWords: { arvo: 'afternoon' },
+    frequency: /\b(?:once|twice|(?:[a-z]+|\d+) times) (?:a|per|every) (?:day|week|fortnight|month|year)\b/gi,
     countFollowers: /^\s*(?:percent|per\s*cent|%|people|persons|items?|points?|times|pounds|quid|dollars|bucks|euros?|cents?|pence|minutes?|hours?|days?|weeks?|months?|years?|of|or\s+(?:more|less|so))\b/i,
     daysBeforeTime: ['today', 'tomorrow', 'tonight'],
     hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'], articles: ['a'] },
