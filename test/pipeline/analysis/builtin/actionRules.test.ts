@@ -501,3 +501,19 @@ describe('round 9: done on the line, states, questions about when, rates and vis
     expect(facts.actionItems.filter((item) => item.intent === 'email').map((item) => [item.title, item.dueDate])).toEqual([['Email the note to the front desk', '2026-03-05']]);
   });
 });
+
+describe('round 9: what "that" stands for, weighing up before a call, later today', () => {
+  test('"that" is the thing named before it in its sentence, or in the sentence before in the same turn (not one only said to be what it is for)', () => {
+    expect(titles(factsOf([['D', "Also, you asked about a receipt for your FSA, so I'll mail that out to you today."]]))).toEqual(['Mail the receipt out to Sheila']);
+    expect(titles(factsOf([['D', "We haven't had her consent slip back for the museum trip. Could you send that in by Friday?"]]))).toEqual(['Send the consent slip in']);
+  });
+
+  test('"I\'ll talk it over with my husband and give you a ring by Monday" is the ring; "in about half an hour" is today', () => {
+    const facts = factsOf([
+      ['S', "Great. I'll talk it over with my husband and give you a ring by Monday to let you know."],
+      ['S', "Okay, I'll come and get her, I'll be there in about half an hour."],
+    ]);
+    expect(itemTitled(facts, /^Call/)).toMatchObject({ intent: 'call', dueDate: '2026-03-09' });
+    expect(itemTitled(facts, /^Come/).dueDate).toBe('2026-03-04');
+  });
+});

@@ -104,7 +104,8 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   // "We should meet up" … "The 15th at noon?": a meeting takes the time agreed in the next turns.
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
   const when = agreed?.when ?? said;
-  const dueToday = words.immediacy.test(cue.part.text) || words.laterToday.test(cue.part.text);
+  // "I'll come and get her, I'll be there in about half an hour": the sentence's one action is due when it says.
+  const dueToday = [cue.part.text, ...(cuesInSentence === 1 ? [facts.sentence.text] : [])].some((text) => words.immediacy.test(text) || words.laterToday.test(text));
   const dueDate = when?.date ?? (dueToday ? context.callDate : null)
     ?? dayOfATimeSaidAlone(cue, facts, context.call, context.callDate)
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null);
@@ -420,17 +421,27 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   }
   const anaphor = verbAndThingPronoun(words).exec(title);
   const pronoun = anaphor?.[2]?.toLowerCase() ?? '';
-  // "Pay that", "sign this": a demonstrative stands for a thing only after a verb typically done to one.
+  // "Pay that", "sign this": a demonstrative stands for a thing after a verb typically done to one,
+  // or for the thing the sentence just before, in the same turn, named.
   const demonstrative = anaphor && words.thingPronouns.demonstrative.includes(pronoun) && !words.objectAffinities[anaphor[1]!.toLowerCase()];
-  if (!anaphor || demonstrative) return withLaterStepAntecedent(title, facts, call, words);
-  // "them", "those": a plural thing ("the photos"); "it", "that", "this": a singular one.
-  const plural = words.thingPronouns.plural.includes(pronoun);
+  if (!anaphor) return withLaterStepAntecedent(title, facts, call, words);
   const at = call.indexOf(facts);
+  const plural = words.thingPronouns.plural.includes(pronoun);
   const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  const named = (phrase: readonly string[]) => `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
+  // The sentence itself, before the verb, names it ("You asked about a receipt, so I'll mail that
+  // out"); else the sentence just before, in the same turn: "What I need is photos of the damage.
+  // Could you email those to …?"; "We haven't had her consent slip back. Could you send that in by Friday?"
+  const verbAt = facts.sentence.text.search(new RegExp(`\\b${escapeRegExp(anaphor[1]!)}\\b`, 'i'));
+  const before = verbAt > 0 ? thingsNamed({ ...facts, sentence: { ...facts.sentence, text: facts.sentence.text.slice(0, verbAt) } }, words, plural).filter(matchesNumber).at(-1) : undefined;
+  const previous = call[at - 1];
+  const sameTurnThing = before ?? (previous && previous.sentence.segment.speakerId === facts.sentence.segment.speakerId && !isAboutThePronoun(previous, words)
+    ? thingHandled(previous, words, plural, matchesNumber) : undefined);
+  if (demonstrative) return sameTurnThing ? named(sameTurnThing) : withLaterStepAntecedent(title, facts, call, words);
   // "Bring the inhaler along on Thursday" – "I'll bring it with me": the thing of the request the
   // promise answers with the same verb.
   const asked = thingAskedWithTheVerb(anaphor[1]!, facts, call, words);
-  if (asked) return `${anaphor[1]} the ${asked.join(' ')}${title.slice(anaphor[0].length)}`;
+  if (asked) return named(asked);
   // "Pay it on the portal" after "there's a fifteen dollar fee for the bus": the latest thing the
   // verb is typically done to, said once or more, number aside ("pay them" may be the fees or the bill).
   // "Have it made up": the participle says what is done to the thing, so its things are the typical ones.
@@ -441,21 +452,15 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   if (typical) {
     for (const earlier of call.slice(Math.max(0, at - TYPICAL_OBJECT_LOOK_BACK), at).reverse()) {
       const phrase = typicalThingsNamed(earlier, words, typical, plural).at(-1);
-      if (phrase) return `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
+      if (phrase) return named(phrase);
     }
   }
-  // The sentence just before, in the same turn, names it: "What I need is photos of the damage.
-  // Could you email those to …?"
-  const previous = call[at - 1];
-  if (previous && previous.sentence.segment.speakerId === facts.sentence.segment.speakerId) {
-    const phrase = thingsNamed(previous, words, plural).filter(matchesNumber).at(-1);
-    if (phrase) return `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
-  }
+  if (sameTurnThing) return named(sameTurnThing);
   // "I'll text you a link to our intake form." – "I'll try to get it filled in by Thursday": at the
   // start of an answer, "it" is what the other party's turn named last (not for a verb whose
   // typical things were looked for and not said: "sign it" is no bucket).
   const best = talkedAboutThing(facts, call, words, plural) ?? (typical ? undefined : lastThingOfTheTurnAnswered(facts, call, words, matchesNumber));
-  return best ? `${anaphor[1]} the ${best.join(' ')}${title.slice(anaphor[0].length)}` : title;
+  return best ? named(best) : title;
 }
 
 /**
@@ -509,6 +514,26 @@ function thingAskedWithTheVerb(verb: string, facts: SentenceFacts, call: readonl
 /** The last thing (of the number asked for) the other party's turn just before named, when `facts` opens its own turn; undefined otherwise. */
 function lastThingOfTheTurnAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, matchesNumber: (phrase: string[]) => boolean): string[] | undefined {
   return turnAnswered(facts, call, words.acceptance).flatMap((other) => thingsNamed(other, words)).filter(matchesNumber).at(-1);
+}
+
+/**
+ * "Yes, sorry, it's on the fridge. I'll put it in her book bag": a sentence whose clause says
+ * something of "it" ("it's", "it was") names no new thing for the next "it" to stand for.
+ */
+function isAboutThePronoun(facts: SentenceFacts, words: ActionWords): boolean {
+  const pronouns = anyOfWords(words.thingPronouns.singular);
+  return new RegExp(`(?:^|,\\s*)(?:${pronouns})(?:['’]s|\\s+(?:${anyOfWords(words.auxiliaries)}))\\b`, 'i').test(facts.sentence.text);
+}
+
+/**
+ * The last thing (of the number asked for) a sentence names, unless that one only says what an
+ * earlier one is for ("her consent slip back for the museum trip": the slip).
+ */
+function thingHandled(facts: SentenceFacts, words: ActionWords, plural: boolean, matchesNumber: (phrase: string[]) => boolean): string[] | undefined {
+  const named = thingsNamed(facts, words, plural).filter(matchesNumber);
+  const last = named.at(-1);
+  const purpose = last && new RegExp(`\\bfor\\s+\\S+\\s+${last.map(escapeRegExp).join('\\s+')}\\b`, 'i').test(facts.sentence.text);
+  return purpose && named.length > 1 ? named.at(-2) : last;
 }
 
 /** Sentences looked back over for the thing an action waits for ("… as soon as they arrive"). */

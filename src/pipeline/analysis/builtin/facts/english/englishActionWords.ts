@@ -129,7 +129,7 @@ export const englishActionWords: ActionWords = {
   laterToday: new RegExp(
     '\\b(?:(?:by |before )?(?:the )?(?:end of (?:the )?(?:day|play)|close of (?:business|play)|(?:cob|eod)\\b)'
     + '(?!\\s+(?:on|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\\b)'
-    + '|(?:by |before |at )?lunchtime(?: today)?|in (?:an|half an|a couple of|a few|one|two|three) hours?)\\b',
+    + '|(?:by |before |at )?lunchtime(?: today)?|in (?:about |around |roughly )?(?:an|half an|a couple of|a few|one|two|three) hours?)\\b',
     'i',
   ),
   emptyObjectWords: [
@@ -274,6 +274,8 @@ export const englishActionWords: ActionWords = {
   ditransitiveVerbs: ['send', 'email', 'e-mail', 'mail', 'give', 'forward', 'show', 'get', 'text', 'message', 'whatsapp', 'pass', 'hand', 'bring', 'drop', 'write'],
   rewrites: [
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
+    // "I'll talk it over with my husband and give you a ring by Monday": weighing it up is no task, the ring is.
+    { pattern: /^(?:talk|think|mull) (?:it|this|that|things) over(?: with [^,.;]+?)? and (?:then )?(?=\p{L})/iu, replacement: '' },
     // "An inspector will be out to assess it": the visit's purpose is the action.
     // "I'll be out to you for the survey": a visit to the other party.
     { pattern: /^be (out|over|round|around|along|up) (?=to (?:you|him|her|them|us)\b)/i, replacement: 'come $1 ' },
