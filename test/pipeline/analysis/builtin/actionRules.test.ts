@@ -517,3 +517,24 @@ describe('round 9: what "that" stands for, weighing up before a call, later toda
     expect(itemTitled(facts, /^Come/).dueDate).toBe('2026-03-04');
   });
 });
+
+describe('round 9: done in the reply, a detail asked for, nothing named', () => {
+  test('a request the reply says is done after an acknowledgement leaves no task; "let\'s get that started" and "a look at that too" name nothing', () => {
+    const facts = factsOf([
+      ['S', 'Actually, yes, could you take my number off your list?'],
+      ['D', "Sure thing. I've removed it just now, you won't get any more calls from us."],
+      ['D', "Let's get that started. I'll have a look at that too."],
+    ]);
+    expect(facts.actionItems).toEqual([]);
+  });
+
+  test('"Where should they go?" – "Send them to …": the answer is where the promised email goes, one action', () => {
+    const facts = factsOf([
+      ['D', 'Do you have photos of the damage?'],
+      ['S', "I do, a bunch of them. I'll email them over today. Where should they go?"],
+      ['D', 'Send them to claims at pacific shield dot com, and put the claim number in the subject line.'],
+    ]);
+    expect(facts.actionItems.map((item) => [item.intent, item.dueDate])).toEqual([['email', '2026-03-04']]);
+    expect(facts.actionItems[0]!.intentMetadata).toMatchObject({ toEmail: 'claims@pacificshield.com' });
+  });
+});

@@ -192,7 +192,8 @@ function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonl
   const reply = replyTo(facts, call);
   if (cue.offered && answeredWithTheSameRequest(cue, facts, call, words)) return false;
   if (cue.kind === 'joint' || cue.offered) return (reply !== null && words.acceptance.test(reply)) || (cue.proposal && dayAgreedInstead(facts, call, words) !== null);
-  if (reply !== null && words.doneInTheReply.test(reply)) return false;
+  // "Sure thing. I've removed it just now": done, said in the reply's first sentences.
+  if (replySentences(facts, call).slice(0, 2).some((other) => words.doneInTheReply.test(other.sentence.text))) return false;
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
 }
 

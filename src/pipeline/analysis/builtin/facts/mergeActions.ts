@@ -143,7 +143,11 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     // "Chase it up tomorrow" … "have it made up by Friday": another day is another step, not the same action said again.
     const otherDay = (candidate: PlacedAction) => candidate.item.dueDate !== null && action.item.dueDate !== null && candidate.item.dueDate !== action.item.dueDate;
     const neighbour = remaining
-      .filter((candidate) => candidate !== action && !merged.has(candidate) && !candidate.anaphoric && !saysNothing(candidate) && sameOwner(candidate, action) && !otherDay(candidate)
+      // "I'll email them over today. Where should they go?" – "Send them to claims@…": an earlier neighbour said with a
+      // pronoun whose thing was found ("Email the photos over") says what it acts on.
+      .filter((candidate) => candidate !== action && !merged.has(candidate) && !candidate.anaphoric
+        && (!saysNothing(candidate) || (!candidate.pointsBack && candidate.segmentIndex < action.segmentIndex))
+        && sameOwner(candidate, action) && !otherDay(candidate)
         && Math.abs(candidate.segmentIndex - action.segmentIndex) <= ANAPHORA_WINDOW_SEGMENTS)
       .sort((first, second) => Math.abs(first.segmentIndex - action.segmentIndex) - Math.abs(second.segmentIndex - action.segmentIndex))[0];
     if (!neighbour) continue;

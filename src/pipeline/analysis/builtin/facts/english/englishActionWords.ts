@@ -135,6 +135,8 @@ export const englishActionWords: ActionWords = {
   emptyObjectWords: [
     'it', 'that', 'this', 'them', 'those', 'these', 'something', 'anything', 'one', 'you', 'me', 'us', 'him', 'her', 'back', 'up', 'out', 'over',
     'in', 'on', 'off', 'into', 'at', 'to', 'with', 'for', 'about', 'again', 'later', 'sorted', 'done', 'fixed', 'finished', 'ready', 'through',
+    // "Let's get that started", "we need to get that looked at", "I'll have a look at that too": nothing named to act on.
+    'started', 'going', 'looked', 'too', 'also',
     // Times left in a title when they fix no day ("fix it this week").
     'today', 'tonight', 'tomorrow', 'now', 'soon', 'week', 'month', 'morning', 'afternoon', 'evening', 'next', 'the', 'a', 'an', 'please',
     // "Have a look", "have a think": nothing to act on until it says at what ("have a look at the brakes").
