@@ -26,8 +26,8 @@
  * and for the everyday calls' sets (tuning, the round 2 `heldout` set, opened for tuning in
  * round 4, the round 3 `unseen` set, opened for tuning in round 5, the round 4 set, opened for
  * tuning in round 6, the round 5 set, opened for tuning in round 7, the round 6 set, opened for
- * tuning in round 8, and the round 7 and round 8 held-out sets), with the targets on the sets the
- * analyser was not tuned on (rounds 7 and 8).
+ * tuning in round 8, the round 7 set, opened for tuning in round 9, and the round 8, 9 and 10
+ * held-out sets), with the targets on the sets the analyser was not tuned on (rounds 8 to 10).
  * Their calls are printed by their figures only,
  * unless `--show-held-out` (never while changing the analyser).
  *
@@ -251,9 +251,10 @@ const subsets = [
   return { ...subset, results: results.filter((_, index) => subset.test(analysisCalls[index]!)), judge: members.length > 0 && members.every(isJudgeCall) };
 }).filter((subset) => subset.results.length > 0);
 /**
- * The sets the analyser was not tuned on, whose figures the targets are judged by: the round 7 and
- * round 8 sets (the round 2 one was opened for tuning in round 4, the round 3 one in round 5, the round 4 one
- * in round 6, the round 5 one in round 7 and the round 6 one in round 8, whose totals are still printed above as tuning sets').
+ * The sets the analyser was not tuned on, whose figures the targets are judged by: the round 8, 9
+ * and 10 sets (the round 2 one was opened for tuning in round 4, the round 3 one in round 5, the round 4 one
+ * in round 6, the round 5 one in round 7, the round 6 one in round 8 and the round 7 one in round 9, whose
+ * totals are still printed above as tuning sets').
  */
 const untuned = subsets.filter((subset) => subset.judge);
 const schemaMet = totals.schemaValid === totals.calls;
