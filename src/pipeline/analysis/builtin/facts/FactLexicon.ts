@@ -51,7 +51,7 @@ export interface DateWords {
   countFollowers: RegExp;
   /** Words for a part of the day read as the usual word ("arvo": "afternoon"), lower case. */
   dayPartWords: Readonly<Record<string, string>>;
-  /** How often ("twice a day", "three times a week"): a rate, never a day ("a day from Saturday" is no Sunday). */
+  /** How often ("twice a day", "three times a week"): a rate, never a day ("a day from Saturday" is no Sunday). Global: every one is found. */
   frequency: RegExp;
   /** Prepositions after which a whole hour said in words is a clock time ("out *by* seven", "open *until* five"), not a count. */
   wholeHourPrepositions: readonly string[];
@@ -150,6 +150,8 @@ export interface AmountWords {
    * thing counted ("two *kids*").
    */
   lonePriceFollowers: RegExp;
+  /** Words that may stand between a price's words and the number ("pay *the* hundred and sixty", "instead of *your regular* fifty-nine"), anchored at the end. */
+  lonePriceLeadIns: RegExp;
   /** Words introducing a reference number ("order number", "invoice #"). */
   referenceCue: RegExp;
   /** A sentence about a phone number: a long digit group in it is one. */

@@ -183,7 +183,7 @@ export function findAmounts(sentence: string, amounts: AmountWords, numbers: Num
     const value = /\d/.test(text) ? Number(text.replace(/,/g, '')) : parseNumberWords(text, numbers);
     if (value === null || value < MIN_LONE_PRICE || !amounts.lonePriceFollowers.test(sentence.slice(index + text.length))) continue;
     // "pay the hundred and sixty": a determiner may stand between the price's words and the number.
-    const before = sentence.slice(0, index).replace(/\b(?:the|another|your(?: regular| usual)?|my|a further)\s+$/i, '');
+    const before = sentence.slice(0, index).replace(amounts.lonePriceLeadIns, '');
     const priced = amounts.spokenPriceBefore.test(before) || amounts.spokenPriceAfter.test(sentence.slice(index + text.length));
     if (currencies.length === 1 || priced) found.push({ text, index, kind: 'money', value, unit: null, currency: currencies.length === 1 ? currencies[0]! : null });
   }

@@ -90,6 +90,9 @@ function ordinalSuffixed(day: number): string {
   return `${day}${suffix}`;
 }
 
+/** `DateWords.dayPartWords`' words, any of them, compiled once per lexicon. */
+const dayPartWordPattern = oncePer((words: DateWords) => new RegExp(`\\b(?:${Object.keys(words.dayPartWords).map(escapeRegExp).join('|') || '(?!)'})\\b`, 'gi'));
+
 /**
  * The sentence with times said in words after a time preposition ("at ten fifteen", "at half
  * past eight", "by quarter to six") and ordinal days of the month said in words ("the
@@ -125,8 +128,8 @@ export function withSpokenDatesInDigits(sentence: string, words: DateWords, numb
   }
   // "twice a day from Saturday": the rate is read as nothing, so "a day from" counts no day.
   for (const match of sentence.matchAll(words.frequency)) replacements.push({ index: match.index, length: match[0].length, text: '' });
-  for (const [said, usual] of Object.entries(words.dayPartWords)) {
-    for (const match of sentence.matchAll(new RegExp(`\\b${escapeRegExp(said)}\\b`, 'gi'))) replacements.push({ index: match.index, length: match[0].length, text: usual });
+  for (const match of sentence.matchAll(dayPartWordPattern(words))) {
+    replacements.push({ index: match.index, length: match[0].length, text: words.dayPartWords[match[0].toLowerCase()]! });
   }
   return rewritten(sentence, replacements);
 }

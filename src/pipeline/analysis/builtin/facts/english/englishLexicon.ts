@@ -82,6 +82,7 @@ export const englishLexicon: FactLexicon = {
     moneyMultipliers: ['k', 'grand'],
     percentWords: ['%', 'percent', 'per cent'],
     spokenPriceBefore: /\b(?:(?:do|did|does|doing) (?:it|that|them|the job|the lot|the work) for|for (?:just|only)|costs?|costing|cost me|comes? to|came to|coming to|pay|paying|priced at|charges?|charged|(?:price|total|balance|bill|quote|fee|cost|deposit|excess|premium|copay|payment|instalment|installment)(?:['’]s| is| was| will be| would be| comes to| of)?|(?:the|a) first|(?:the|a) last)(?:,?\s+(?:um|uh|er|erm|just|only|about|around|roughly|so|like)\b,?)*\s+$/i,
+    lonePriceLeadIns: /\b(?:the|another|your(?: regular| usual)?|my|a further)\s+$/i,
     lonePriceFollowers: /^(?:\s*$|\s*[.,;:!?)…-]|\s+(?:and|but|so|or|on top|instead|for|then|now|too|plus|extra|more|each|with|by|in total|all in|all up|a (?:month|week|year|night|head|person))\b)/i,
     spokenPriceAfter: /^\s+(?:a|per) (?:month|week|year|night|head|person)\b|^\s+(?:each|apiece|all in|all up|in total|a pop)\b/i,
     durationUnits: {
