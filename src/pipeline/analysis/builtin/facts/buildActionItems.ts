@@ -5,7 +5,7 @@ import { describedWithContext, withNeedNamed } from './actionContext.js';
 import { actionKey, actionTitle } from './actionTitle.js';
 import { ownerFieldsOf, type CallParties } from './callParties.js';
 import type { ActionWords } from './ActionWords.js';
-import { findActionCues, type ActionCue } from './findActionCues.js';
+import { findActionCues, leadingVerb, namedPersonCues, type ActionCue } from './findActionCues.js';
 import type { DateMention } from './findDateMentions.js';
 import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
@@ -38,9 +38,9 @@ export function buildActionItems(
   const placed: PlacedAction[] = [];
   const ignoredInKeys = [...words.objectStopWords, ...parties.speakers.flatMap((speaker) => speaker.displayName.split(/\s+/))];
   // Third parties the call names ("our plumber Declan"): by any word of their name, they may take an action on.
-  const namedPeople = [...new Set(call.flatMap((facts) => facts.names.flatMap((mention) => [mention.name, ...mention.name.split(/\s+/).filter((word) => /^\p{Lu}\p{Ll}+$/u.test(word))])))];
+  const byName = namedPersonCues([...new Set(call.flatMap((facts) => facts.names.flatMap((mention) => [mention.name, ...mention.name.split(/\s+/).filter((word) => /^\p{Lu}\p{Ll}+$/u.test(word))])))], words);
   for (const facts of call) {
-    const cues = findActionCues(facts.sentence, words, namedPeople);
+    const cues = findActionCues(facts.sentence, words, byName);
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
       if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;
@@ -105,7 +105,8 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
   const when = agreed?.when ?? said;
   // "I'll come and get her, I'll be there in about half an hour": the sentence's one action is due when it says.
-  const dueToday = [cue.part.text, ...(cuesInSentence === 1 ? [facts.sentence.text] : [])].some((text) => words.immediacy.test(text) || words.laterToday.test(text));
+  const dueWhen = cuesInSentence === 1 ? facts.sentence.text : cue.part.text;
+  const dueToday = words.immediacy.test(dueWhen) || words.laterToday.test(dueWhen);
   const dueDate = when?.date ?? (dueToday ? context.callDate : null)
     ?? dayOfATimeSaidAlone(cue, facts, context.call, context.callDate)
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null);
@@ -189,22 +190,26 @@ function dayOfATimeSaidAlone(cue: ActionCue, facts: SentenceFacts, call: readonl
  */
 function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
   if (cue.kind !== 'request' && !cue.offered && !(cue.kind === 'joint' && facts.sentence.isQuestion)) return true;
-  const reply = replyTo(facts, call);
-  if (cue.offered && answeredWithTheSameRequest(cue, facts, call, words)) return false;
+  const replying = replySentences(facts, call);
+  const reply = replying.length === 0 ? null : replying.map((other) => other.sentence.text).join(' ');
+  // The reply's first sentences: an acknowledgement, then what it says ("Sure thing. I've removed it just now").
+  const opening = replying.slice(0, REPLY_OPENING_SENTENCES);
+  if (cue.offered && answeredWithTheSameRequest(cue, opening, words)) return false;
   if (cue.kind === 'joint' || cue.offered) return (reply !== null && words.acceptance.test(reply)) || (cue.proposal && dayAgreedInstead(facts, call, words) !== null);
-  // "Sure thing. I've removed it just now": done, said in the reply's first sentences.
-  if (replySentences(facts, call).slice(0, 2).some((other) => words.doneInTheReply.test(other.sentence.text))) return false;
+  if (opening.some((other) => words.doneInTheReply.test(other.sentence.text))) return false;
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
 }
+
+/** Sentences of a reply read for what it says at once: an acknowledgement and the sentence after it. */
+const REPLY_OPENING_SENTENCES = 2;
 
 /**
  * "Can I just email the note to you?" – "Yes, email it to the front desk": an offer answered by a
  * request with the same verb is that request (what to do, and to whom, as the answer says).
  */
-function answeredWithTheSameRequest(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): boolean {
-  const verb = /^[\p{L}-]+/u.exec(cue.clause)?.[0]?.toLowerCase();
-  return replySentences(facts, call).slice(0, 2).some((other) => findActionCues(other.sentence, words)
-    .some((answer) => answer.kind === 'request' && /^[\p{L}-]+/u.exec(answer.clause)?.[0]?.toLowerCase() === verb));
+function answeredWithTheSameRequest(cue: ActionCue, opening: readonly SentenceFacts[], words: ActionWords): boolean {
+  const verb = leadingVerb(cue.clause);
+  return opening.some((other) => findActionCues(other.sentence, words).some((answer) => answer.kind === 'request' && leadingVerb(answer.clause) === verb));
 }
 
 /**
@@ -220,12 +225,12 @@ function isDoneOrAskedInTheCall(cue: ActionCue, facts: SentenceFacts, call: read
   if (words.recordedOnTheLine.test(cue.clause)) return true;
   const { lead } = cue;
   const turn = turnAround(facts, call);
-  // "Let me ring him quickly. Bear with me a second.": the other party holds while it is done.
-  const onHold = turn.slice(turn.indexOf(facts), turn.indexOf(facts) + 2).some((other) => words.holdOnTheLine.test(other.sentence.text));
-  if (words.checkOnTheLine.lead.test(lead) && onHold) return true;
-  if (words.checkOnTheLine.lead.test(lead) && words.checkOnTheLine.verb.test(cue.clause)) {
+  if (words.checkOnTheLine.lead.test(lead)) {
+    const at = turn.indexOf(facts);
+    // "Let me ring him quickly. Bear with me a second.": the other party holds while it is done.
+    if (turn.slice(at, at + 2).some((other) => words.holdOnTheLine.test(other.sentence.text))) return true;
     // "Let me check... no, you've got a prepayment certificate": the result follows the pause.
-    return turn.indexOf(facts) < turn.length - 1 || words.checkOnTheLine.resultAfterPause.test(facts.sentence.text.slice(cue.part.index + lead.length));
+    if (words.checkOnTheLine.verb.test(cue.clause)) return at < turn.length - 1 || words.checkOnTheLine.resultAfterPause.test(facts.sentence.text.slice(cue.part.index + lead.length));
   }
   if (!words.statedNeedLead.test(lead)) return false;
   // The call's first two turns: the answer to the phone and why the caller rang.
@@ -255,12 +260,6 @@ function acceptedTurn(facts: SentenceFacts, call: readonly SentenceFacts[], word
   const opening = turnAround(facts, call)[0]!;
   const before = call[call.indexOf(opening) - 1];
   return before && words.acceptance.test(opening.sentence.text) ? before.sentence.segmentIndex : null;
-}
-
-/** The text of the other speaker's next turn (the sentences until the speaker changes again); null when nobody answers. */
-function replyTo(facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
-  const reply = replySentences(facts, call);
-  return reply.length === 0 ? null : reply.map((other) => other.sentence.text).join(' ');
 }
 
 /** The sentences of the other speaker's next turn; empty when nobody answers. */
@@ -522,9 +521,12 @@ function lastThingOfTheTurnAnswered(facts: SentenceFacts, call: readonly Sentenc
  * something of "it" ("it's", "it was") names no new thing for the next "it" to stand for.
  */
 function isAboutThePronoun(facts: SentenceFacts, words: ActionWords): boolean {
-  const pronouns = anyOfWords(words.thingPronouns.singular);
-  return new RegExp(`(?:^|,\\s*)(?:${pronouns})(?:['’]s|\\s+(?:${anyOfWords(words.auxiliaries)}))\\b`, 'i').test(facts.sentence.text);
+  return pronounSaidOf(words).test(facts.sentence.text);
 }
+
+/** "it's", "it was" opening a clause (see {@link isAboutThePronoun}), compiled once per lexicon. */
+const pronounSaidOf = oncePer((words: ActionWords) =>
+  new RegExp(`(?:^|,\\s*)(?:${anyOfWords(words.thingPronouns.singular)})(?:['’]s|\\s+(?:${anyOfWords(words.auxiliaries)}))\\b`, 'i'));
 
 /**
  * The last thing (of the number asked for) a sentence names, unless that one only says what an

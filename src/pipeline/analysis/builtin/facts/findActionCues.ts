@@ -57,15 +57,14 @@ interface CueMatch {
  * - a "let me …" done while still on the call ("let me find you", "let me look");
  * - "you should have it by Saturday": the other party receiving something is not asked of them.
  */
-export function findActionCues(sentence: Sentence, words: ActionWords, namedPeople: readonly string[] = []): ActionCue[] {
+export function findActionCues(sentence: Sentence, words: ActionWords, byName: readonly RegExp[] = []): ActionCue[] {
   const patterns = compiledPatterns(words);
-  const byName = namedPeople.length > 0 ? [new RegExp(`\\b(?:${namedPeople.map(escapeRegExp).join('|')})\\s+${words.namedPersonWill}\\s+(?<clause>.+)`, 'u')] : [];
   const cues: ActionCue[] = [];
   for (const part of partsOf(sentence.text, patterns.splitter)) {
     const match = firstCue(part.text, words, patterns.imperative, byName);
     if (!match || words.advice.test(part.text)) continue;
     if (match.kind === 'commitment' && !match.offered && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
-    if (match.offered && !match.proposal && words.notOffered.includes(/^[\p{L}-]+/u.exec(match.clause.trim())?.[0]?.toLowerCase() ?? '')) continue;
+    if (match.offered && !match.proposal && words.notOffered.includes(leadingVerb(match.clause) ?? '')) continue;
     if (match.kind === 'commitment' && words.conditionLead.test(part.text.slice(0, match.start))) continue;
     const before = sentence.text.slice(0, part.index + match.start);
     if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
@@ -77,7 +76,7 @@ export function findActionCues(sentence: Sentence, words: ActionWords, namedPeop
     // "I'll have to dig the torch out": a verb of the lexicon's own only after a filler.
     const clause = actionClause(match.clause, words, patterns.fillers, afterPromise && !patterns.fillers.test(match.clause.trim()));
     if (clause) {
-      const verbByGrammar = !words.verbs.includes(/^[\p{L}-]+/u.exec(clause)![0].toLowerCase());
+      const verbByGrammar = !words.verbs.includes(leadingVerb(clause)!);
       cues.push({
         kind: match.kind, sentence, clause: match.offered ? clause.replace(/\?+$/, '') : clause, part, lead: part.text.slice(0, match.clauseStart),
         offered: match.offered, verbByGrammar, proposal: match.proposal,
@@ -85,6 +84,20 @@ export function findActionCues(sentence: Sentence, words: ActionWords, namedPeop
     }
   }
   return cues;
+}
+
+/**
+ * The cue of a third party the call named taking an action on by name ("Declan will come out
+ * Saturday" after "our plumber Declan"), for {@link findActionCues}: built once per call, from the
+ * names (and their single words) the call gave its third parties. None without names.
+ */
+export function namedPersonCues(names: readonly string[], words: ActionWords): RegExp[] {
+  return names.length > 0 ? [new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\s+${words.namedPersonWill}\\s+(?<clause>.+)`, 'u')] : [];
+}
+
+/** The first word of a clause, lower case: its verb ("send the form" → `send`). */
+export function leadingVerb(clause: string): string | undefined {
+  return /^[\p{L}-]+/u.exec(clause.trim())?.[0]?.toLowerCase();
 }
 
 /** The patterns built from a lexicon's word lists, built once per lexicon. */
@@ -154,7 +167,7 @@ function actionClause(said: string, words: ActionWords, fillers: RegExp, afterPr
   let clause = withBaseVerb(said.trim().replace(fillers, '').replace(words.progressiveAuxiliary, ''), words);
   for (const rewrite of words.rewrites) clause = clause.replace(rewrite.pattern, rewrite.replacement);
   if (words.courtesies.test(clause)) return null;
-  const verb = /^[\p{L}-]+/u.exec(clause)?.[0]?.toLowerCase();
+  const verb = leadingVerb(clause);
   if (verb === undefined) return null;
   const anyDeed = afterPromise && /^\p{Ll}+$/u.test(verb) && !/ly$/.test(verb) && !words.notDeeds.includes(verb) && !words.stateForm.test(verb)
     && !words.determiners.includes(verb) && !words.objectStopWords.includes(verb);
