@@ -70,6 +70,11 @@ export interface DateWords {
   hourFractions: { minutes: Readonly<Record<string, number>>; past: readonly string[]; to: readonly string[]; minuteUnits: readonly string[]; articles: readonly string[] };
   /** What may follow "the" + ordinal for it to be a day of the month ("the fifteenth *at* noon", "on the 15th*.*"): "the third time" is none. */
   ordinalDayFollowers: RegExp;
+  /**
+   * Said right after a day of the month, the month it is in when no month is named ("the first
+   * *of the month*", "the 15th *of next month*"); anchored at the start, group `next` when it is next month's.
+   */
+  ofWhichMonth: RegExp;
   /** A sentence about the past ("they *sent* it on the fifth"): a day of the month said alone is the last one, not the next. */
   pastTense: RegExp;
   /**
@@ -88,7 +93,7 @@ export interface DateWords {
    */
   nextMorning: RegExp;
   morningCue: RegExp;
-  /** A span chrono reads as a week (or month, year) from now that names no day ("earlier *in the week*", "during *the week*"). */
+  /** A span chrono reads as a day, week (or month, year) from now that names no day ("earlier *in the week*", "during *the week*", "at the end of *the day*"). */
   noDaySaid: RegExp;
   /** A later part of the day said ("afternoon", "evening", "tonight", "after work"): a sentence saying one is no morning's. */
   laterPartOfDayCue: RegExp;
@@ -108,6 +113,13 @@ export interface DateWords {
     weekdayJoiners: readonly string[];
     /** Units said right after a weekday ("Thursday *week*"). */
     weekdayThenUnit: readonly string[];
+    /** Said after a weekday, the one a week after the coming one ("Monday *after next*", "the Tuesday *after next*"). */
+    weekdayAfterNext: readonly string[];
+    /**
+     * The end of the call's working day as a deadline ("by *end of day*", "by *close of business*"):
+     * the call's date, when said after a deadline word and with no other day after it ("close of business Thursday" is Thursday's).
+     */
+    endOfToday: readonly string[];
     /**
      * The end of a working week said as a deadline ("by the end of the week"): the phrases of this
      * week and of the next, and the weekday it ends on (0 = Sunday; chrono reads "the week" as a

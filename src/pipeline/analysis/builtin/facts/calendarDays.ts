@@ -29,21 +29,26 @@ const DAYS_PER_WEEK = 7;
 const JOINER = /^\s*,?\s*(?:(?:drop[- ]?off|arrive|arrival|check[- ]?in|starting|start|in|there|here)\s+)?(?:at|on|for|by)?\s*$/i;
 
 const dayOfMonthPattern = oncePer((words: DateWords) =>
-  new RegExp(`(?:\\b(?<weekday>${anyOfWords(words.weekdays)}),?\\s+)?\\bthe\\s+(?<day>\\d{1,2})(?:st|nd|rd|th)\\b(?!\\s+of\\b)`, 'gi'));
+  new RegExp(`(?:\\b(?<weekday>${anyOfWords(words.weekdays)}),?\\s+)?\\bthe\\s+(?<day>\\d{1,2})(?:st|nd|rd|th)\\b`, 'gi'));
 const relativeAnchorPattern = oncePer((words: DateWords) => new RegExp(`\\b(?:${anyOfWords(Object.keys(words.relativeAnchors))})\\b`, 'gi'));
 
 /**
- * The days of the month said without a month: "the 15th", "Friday the 24th" (a month after it
- * is chrono's: "the 24th of March"). Resolved to the next such day from `today` on (the last
- * one up to `today` when `past`); with a weekday, the next (or last) one falling on it.
+ * The days of the month said without a month: "the 15th", "Friday the 24th", "the 1st of the
+ * month" (a month named after it is chrono's: "the 24th of March"). Resolved to the next such
+ * day from `today` on (the last one up to `today` when `past`), or the one in next month ("the
+ * 15th of next month"); with a weekday, the next (or last) one falling on it.
  */
 export function daysOfMonth(text: string, words: DateWords, today: WallClock, past: boolean): FoundDate[] {
   const found: FoundDate[] = [];
   for (const match of text.matchAll(dayOfMonthPattern(words))) {
+    const end = match.index + match[0].length;
+    const ofMonth = words.ofWhichMonth.exec(text.slice(end));
+    if (!ofMonth && /^\s+of\b/i.test(text.slice(end))) continue;
     const day = Number(match.groups?.day);
     const weekdayIndex = words.weekdays.indexOf((match.groups?.weekday ?? '').toLowerCase());
-    const clock = dayOfMonthFrom(today, day, past, weekdayIndex === -1 ? null : (weekdayIndex + 1) % DAYS_PER_WEEK);
-    if (clock) found.push({ start: match.index, end: match.index + match[0].length, clock, hasDay: true, certainDate: true });
+    const from = ofMonth?.groups?.next === undefined ? today : { year: today.year + (today.month === 12 ? 1 : 0), month: (today.month % 12) + 1, day: 1 };
+    const clock = dayOfMonthFrom(from, day, past && !ofMonth, weekdayIndex === -1 ? null : (weekdayIndex + 1) % DAYS_PER_WEEK);
+    if (clock) found.push({ start: match.index, end: end + (ofMonth?.[0].length ?? 0), clock, hasDay: true, certainDate: true });
   }
   return found;
 }

@@ -16,9 +16,11 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
     fixed: new RegExp(`\\b(?:${anyOfWords(Object.keys(dayOffsets.fromToday))})\\b`, 'gi'),
     // "in two weeks", "in a fortnight", "in 10 days"
     counted: new RegExp(`\\b(?:${anyOfWords(dayOffsets.inWords)})\\s+(?<count>${count})\\s+(?<unit>${units})\\b`, 'gi'),
-    // "a week on Friday", "a fortnight from Tuesday", "Thursday week"
-    weekdayLater: new RegExp(`\\b(?<count>${anyOfWords(dayOffsets.one)})\\s+(?<unit>${units})\\s+(?:${anyOfWords(dayOffsets.weekdayJoiners)})\\s+(?<weekday>${weekday})\\b`
-      + `|\\b(?<weekdayFirst>${weekday})\\s+(?<unitAfter>${anyOfWords(dayOffsets.weekdayThenUnit)})\\b`, 'gi'),
+    // "a week on Friday", "a fortnight from Tuesday", "two weeks from Monday", "a week Friday", "Thursday week", "Monday after next"
+    weekdayLater: new RegExp(`\\b(?<count>${count})\\s+(?<unit>${units})\\s+(?:(?:${anyOfWords(dayOffsets.weekdayJoiners)})\\s+)?(?<weekday>${weekday})\\b`
+      + `|\\b(?<weekdayFirst>${weekday})\\s+(?:(?<unitAfter>${anyOfWords(dayOffsets.weekdayThenUnit)})|(?<afterNext>${anyOfWords(dayOffsets.weekdayAfterNext)}))\\b`, 'gi'),
+    // "by end of day", "by COB": not followed by the day it ends ("close of business Thursday", "EOD tomorrow")
+    endOfToday: new RegExp(`\\b(?:${anyOfWords(dayOffsets.endOfToday)})\\b(?!,?\\s+(?:\\w+\\s+)?(?:${weekday}|${anyOfWords(words.daysBeforeTime)})\\b)`, 'gi'),
     endOfWeek: new RegExp(`\\b(?:(?<next>${anyOfWords(dayOffsets.endOfWeek.nextWeek)})|${anyOfWords(dayOffsets.endOfWeek.thisWeek)})\\b`, 'gi'),
   };
 });
@@ -26,8 +28,8 @@ const patternsOf = oncePer((words: DateWords, numbers: NumberWords) => {
 /**
  * Days said as an offset from the call's day or from a weekday, which chrono leaves out or reads
  * wrongly: "the day after tomorrow", "in two weeks", "in a fortnight", "a week on Friday",
- * "Thursday week" (British English: a week after the coming Thursday), "the end of the week" (its
- * last working day). Offsets of hours and
+ * "Thursday week" (British English: a week after the coming Thursday), "Monday after next", "the
+ * end of the week" (its last working day), "by end of day" (the call's date). Offsets of hours and
  * minutes are durations, not dates, and are not read here (nor by chrono's reading, see
  * findDateMentions).
  * @param today the call's date
@@ -47,10 +49,14 @@ export function dayOffsetDates(text: string, words: DateWords, numbers: NumberWo
   for (const match of text.matchAll(patterns.weekdayLater)) {
     const weekdayName = (match.groups?.weekday ?? match.groups?.weekdayFirst ?? '').toLowerCase();
     const unitName = (match.groups?.unit ?? match.groups?.unitAfter ?? '').toLowerCase();
-    const unit = dayOffsets.unitDays[unitName];
+    const unit = match.groups?.afterNext !== undefined ? DAYS_PER_WEEK : dayOffsets.unitDays[unitName];
+    const count = match.groups?.count === undefined ? 1 : countOf(match.groups.count, words, numbers);
     const weekdayIndex = words.weekdays.indexOf(weekdayName);
-    if (unit === undefined || weekdayIndex < 0) continue;
-    push(match.index, match[0].length, unit, nextWeekday(today, (weekdayIndex + 1) % DAYS_PER_WEEK));
+    if (unit === undefined || count === null || count <= 0 || weekdayIndex < 0) continue;
+    push(match.index, match[0].length, count * unit, nextWeekday(today, (weekdayIndex + 1) % DAYS_PER_WEEK));
+  }
+  for (const match of text.matchAll(patterns.endOfToday)) {
+    if (words.deadlinePrefix.test(text.slice(0, match.index))) push(match.index, match[0].length, 0);
   }
   // "By the end of the week": this working week's last day (today when it is that day; next week's when it has gone by).
   for (const match of text.matchAll(patterns.endOfWeek)) {

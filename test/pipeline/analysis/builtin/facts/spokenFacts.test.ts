@@ -30,6 +30,38 @@ describe('days said as an offset', () => {
   });
 });
 
+describe('days said as everyday English puts them (a battery written from the language, not from calls)', () => {
+  test('"the Tuesday after next", "Monday after next": a week after the coming one', () => {
+    expect(mentions('How about the Tuesday after next?')).toEqual([['Tuesday after next', '2026-03-31', null]]);
+    expect(mentions('Come in Monday after next.')).toEqual([['Monday after next', '2026-03-30', null]]);
+  });
+
+  test('a count of weeks from a weekday, with or without "on": "two weeks from Monday", "a week Friday"', () => {
+    expect(mentions('Let us meet two weeks from Monday.')).toEqual([['two weeks from Monday', '2026-04-06', null]]);
+    expect(mentions('Can you come a week Friday?')).toEqual([['a week Friday', '2026-04-03', null]]);
+  });
+
+  test('"by end of day", "by EOD", "by close of play" are the call\'s date; "close of business Thursday" is Thursday', () => {
+    expect(mentions('I will get it to you by end of day.')).toEqual([['by end of day', '2026-03-20', null]]);
+    expect(mentions('I will send it by EOD.')).toEqual([['by EOD', '2026-03-20', null]]);
+    expect(mentions('Can you do it by close of play?')).toEqual([['by close of play', '2026-03-20', null]]);
+    expect(mentions('I will have it back by close of business Thursday.').map(([, date]) => date)).toEqual(['2026-03-26']);
+    // Not a deadline: the idiom names no day.
+    expect(mentions('At the end of the day it is your call.')).toEqual([]);
+  });
+
+  test('"the 1st of next month", "the first of the month", "the 15th of next month"', () => {
+    expect(mentions('The payment goes out on the 1st of next month.')).toEqual([['the 1st of next month', '2026-04-01', null]]);
+    expect(mentions('The payment goes out on the first of the month.')).toEqual([['the first of the month', '2026-04-01', null]]);
+    expect(mentions('The rent is due on the fifteenth of next month.')).toEqual([['the fifteenth of next month', '2026-04-15', null]]);
+  });
+
+  test('"this avo" is this afternoon (Australian English, like "this arvo"); "within the week" names no day', () => {
+    expect(mentions('I will drop it round this avo.')).toEqual([['this avo', '2026-03-20', null]]);
+    expect(mentions('I will have it done within the week.')).toEqual([]);
+  });
+});
+
 describe('times and days the reading used to get wrong', () => {
   test('"half two" after a time preposition is half past two', () => {
     expect(mentions('Shall we say Monday at half two?')).toEqual([['Monday at half two', '2026-03-23', '14:30']]);

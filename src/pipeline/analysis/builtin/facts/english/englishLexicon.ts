@@ -33,12 +33,13 @@ export const englishLexicon: FactLexicon = {
     clockOnlyPrepositions: ['to', 'do'],
     wholeHourPrepositions: ['by', 'until', 'till', 'before', 'around'],
     // Australian and New Zealand speech: "I'll text you the link this arvo".
-    dayPartWords: { arvo: 'afternoon' },
+    dayPartWords: { arvo: 'afternoon', avo: 'afternoon' },
     frequency: /\b(?:once|twice|(?:[a-z]+|\d+) times) (?:a|per|every) (?:day|week|fortnight|month|year)\b/gi,
     countFollowers: /^\s*(?:percent|per\s*cent|%|people|persons|items?|points?|times|pounds|quid|dollars|bucks|euros?|cents?|pence|minutes?|hours?|days?|weeks?|months?|years?|of|or\s+(?:more|less|so))\b/i,
     daysBeforeTime: ['today', 'tomorrow', 'tonight'],
     hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'], articles: ['a'] },
-    ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS})|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
+    ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS}|the month|this month|next month)|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
+    ofWhichMonth: /^\s+of\s+(?:(?<next>next)|the|this)\s+month\b/i,
     pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
     // The negated present perfect: "hasn't arrived by the tenth", "if you haven't paid by the 15th".
     stillOpenBefore: /\b(?:hasn['’]t|haven['’]t|has not|have not|has still not|have still not|still hasn['’]t|still haven['’]t)\s+(?:yet\s+)?(?:been\s+)?$/i,
@@ -50,7 +51,7 @@ export const englishLexicon: FactLexicon = {
     },
     partsOfToday: /^(?:this (?:morning|afternoon|evening)|later (?:today|this (?:morning|afternoon|evening))|tonight)$/i,
     thisWeekday: /\b(?:this|today)\b/i,
-    noDaySaid: /^(?:(?:in|during|over|through|throughout|for)\s+)?the\s+(?:week|month|year)$/i,
+    noDaySaid: /^(?:(?:in|within|during|over|through|throughout|for)\s+)?the\s+(?:day|week|month|year)$/i,
     morningCue: /\b(?:morning|first thing|breakfast)\b/i,
     laterPartOfDayCue: /\b(?:afternoon|evening|tonight|night|after work|after school|lunch(?:time)?|pm|p\.m\.)/i,
     nextMorning: /\b(?:first thing )?in the morning\b/i,
@@ -61,6 +62,9 @@ export const englishLexicon: FactLexicon = {
       unitDays: { day: 1, days: 1, week: 7, weeks: 7, fortnight: 14, fortnights: 14 },
       weekdayJoiners: ['on', 'from', 'after'],
       weekdayThenUnit: ['week', 'fortnight'],
+      weekdayAfterNext: ['after next'],
+      // Office speech ("by EOD", "close of play") and its American and Indian English forms ("COB", "end of business").
+      endOfToday: ['end of day', 'end of the day', 'end of today', 'end of business', 'close of business', 'end of play', 'close of play', 'eod', 'cob'],
       endOfWeek: {
         thisWeek: ['the end of the week', 'the end of this week', 'end of the week', 'end of this week', 'end of week', 'the end of the working week'],
         nextWeek: ['the end of next week', 'end of next week'],
