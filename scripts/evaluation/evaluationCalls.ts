@@ -13,8 +13,9 @@ import { everydayRound7Calls } from './everydayRound7Calls.js';
 import { everydayRound8Calls } from './everydayRound8Calls.js';
 import { everydayRound9Calls } from './everydayRound9Calls.js';
 import { everydayRound10Calls } from './everydayRound10Calls.js';
+import { everydayRound11Calls } from './everydayRound11Calls.js';
 import { everydayTuneCalls } from './everydayTuneCalls.js';
 import { everydayTuneCalls2 } from './everydayTuneCalls2.js';
 import { everydayUnseenCalls } from './everydayUnseenCalls.js';
 
-export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls, ...everydayRound6Calls, ...everydayRound7Calls, ...everydayRound8Calls, ...everydayRound9Calls, ...everydayRound10Calls];
+export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls, ...everydayRound6Calls, ...everydayRound7Calls, ...everydayRound8Calls, ...everydayRound9Calls, ...everydayRound10Calls, ...everydayRound11Calls];
