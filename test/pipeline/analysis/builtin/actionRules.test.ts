@@ -538,3 +538,71 @@ describe('round 9: done in the reply, a detail asked for, nothing named', () => 
     expect(facts.actionItems[0]!.intentMetadata).toMatchObject({ toEmail: 'claims@pacificshield.com' });
   });
 });
+
+describe('round 10: a day and time agreed across turns (Wednesday 4 March 2026)', () => {
+  const agreed = (facts: ExtractedFacts) => facts.actionItems.map((item) => [item.intent, item.ownerDisplayName, item.dueDate, item.intentMetadata.proposedAt ?? null]);
+
+  test('a slot offered, turned down and replaced, then accepted by saying it back is an appointment, owned by whoever offered slots first', () => {
+    const facts = factsOf([
+      ['D', "I'm ringing to book a check-up."],
+      ['S', 'Can you do Thursday at three?'],
+      ['D', "Thursday's no good. How about Friday at eleven?"],
+      ['S', 'Friday at eleven works.'],
+    ]);
+    expect(agreed(facts)).toEqual([['meeting', 'Sheila', '2026-03-06', '2026-03-06T11:00:00+00:00']]);
+    expect(facts.actionItems[0]!.title).toMatch(/^Check-up/);
+  });
+
+  test('a time said free and booked in the same turn is agreed; a slot turned down, cancelled or only stated as fact is not', () => {
+    expect(agreed(factsOf([['D', 'Could you possibly move my appointment to Friday?'], ['S', "Let me see. Yes, Friday at two is free. I've moved it for you."]])))
+      .toEqual([['meeting', 'Sheila', '2026-03-06', '2026-03-06T14:00:00+00:00']]);
+    expect(factsOf([['S', 'How about Friday at eleven?'], ['D', "I'm afraid I can't do Friday at all."]]).actionItems).toEqual([]);
+    expect(factsOf([['D', 'I have an appointment tomorrow at two and I need to cancel it.'], ['S', "Okay, that's cancelled for you."]]).actionItems).toEqual([]);
+    expect(factsOf([['S', 'We open again on Saturday at ten.'], ['D', 'Okay, thanks.']]).actionItems).toEqual([]);
+  });
+
+  test('undated actions of the exchange take the agreed time and are one: "go through the draft on the phone?" … "I\'ll ring you then"', () => {
+    const facts = factsOf([
+      ['D', "Could we go through the draft on the phone once it's done?"],
+      ['S', 'Of course. How about Friday the sixth at ten?'],
+      ['D', 'Yes, that works for me.'],
+      ['S', "Lovely, I'll ring you then."],
+    ]);
+    expect(facts.actionItems.map((item) => [item.title, item.intent, item.ownerDisplayName, item.dueDate, item.intentMetadata.proposedAt ?? null]))
+      .toEqual([['Go through the draft on the phone', 'call', 'Sheila', '2026-03-06', '2026-03-06T10:00:00+00:00']]);
+  });
+
+  test('an exchange whose action already has its day adds nothing', () => {
+    const facts = factsOf([['S', 'I can do Friday at ten?'], ['D', 'Friday at ten is perfect.'], ['S', "Lovely, I'll book you in for Friday at ten with Dr Shah."]]);
+    expect(facts.actionItems).toHaveLength(1);
+    expect(facts.actionItems[0]!.dueDate).toBe('2026-03-06');
+  });
+});
+
+describe('round 10: commitments as everyday English says them (a battery written from the language)', () => {
+  test('"Please can you …", "Kindly share …" are requests; the owner\'s own day in the answer is when it is done', () => {
+    const please = factsOf([['S', 'Please can you send us a copy of your passport by Friday?'], ['D', 'Yes, I will.']]);
+    expect(itemTitled(please, /passport/)).toMatchObject({ ownerDisplayName: 'Diane', dueDate: '2026-03-06' });
+    const kindly = factsOf([['S', 'Kindly share the documents by tomorrow.'], ['D', 'Sure, I will share them tonight.']]);
+    expect(itemTitled(kindly, /documents/)).toMatchObject({ ownerDisplayName: 'Diane', dueDate: '2026-03-04' });
+    const deposit = factsOf([['S', 'You need to pay the deposit of three hundred pounds by the 10th.'], ['D', 'Okay, I will pay it tomorrow.']]);
+    expect(itemTitled(deposit, /deposit/)).toMatchObject({ ownerDisplayName: 'Diane', dueDate: '2026-03-05' });
+  });
+
+  test('"you should get a letter from us" is no task; "I won\'t be able to send the report until Monday" is the report on Monday', () => {
+    expect(factsOf([['S', 'You should get a letter from us in the next few days.'], ['D', 'Okay.']]).actionItems).toEqual([]);
+    expect(itemTitled(factsOf([['S', "I won't be able to send the report until Monday."], ['D', 'That is fine.']]), /report/))
+      .toMatchObject({ ownerDisplayName: 'Sheila', dueDate: '2026-03-09' });
+  });
+
+  test('"… and you can pay …" is a part of its own: the link is not due on the payment\'s day', () => {
+    const facts = factsOf([['S', "I'll text you a payment link now and you need to pay the fifty pounds by Monday."], ['D', 'Okay, I will.']]);
+    expect(itemTitled(facts, /link/)).toMatchObject({ ownerDisplayName: 'Sheila', dueDate: '2026-03-04' });
+    expect(itemTitled(facts, /^Pay/)).toMatchObject({ ownerDisplayName: 'Diane', dueDate: '2026-03-09' });
+  });
+
+  test('"on the Monday" is the Monday of the week talked about, not the next one', () => {
+    const facts = factsOf([['S', "I'll book you in for ten past three on Tuesday the 17th."], ['D', 'Could you text me the day before?'], ['S', "We will. I'll send you a text reminder on the Monday."]]);
+    expect(itemTitled(facts, /reminder/).dueDate).toBe('2026-03-16');
+  });
+});

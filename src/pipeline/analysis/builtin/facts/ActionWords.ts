@@ -113,6 +113,16 @@ export interface ActionWords {
   acceptance: RegExp;
   /** A turn that turns down what the other party asked ("I'm afraid", "that has to go by post", "I can't"). */
   refusal: RegExp;
+  /** Words that turn a day and time down ("Thursday's *no good*", "that *doesn't suit*", "I'm *busy* then"): see agreedSlots.ts. */
+  slotTurnedDown: RegExp;
+  /** Words of a party speaking of themselves or to the other, or of a time being free ("I've got Friday at two", "*your* check-up is Friday at nine", "Friday at two is *free*"): a day and time they put forward. */
+  slotSaidByAParty: RegExp;
+  /** A booking done on the line, said after the slot ("*I've moved it* for you", "*you're booked in*"). */
+  slotBookedOnTheLine: RegExp;
+  /** Words that offer a slot in so many words ("*how about* Friday at eleven?", "*I can do* Tuesday at two", "Friday at two *is free*"). */
+  slotOffer: RegExp;
+  /** What an agreed day and time is called when the call names no appointment for it. */
+  agreedSlotNoun: string;
   /**
    * A check done on the line: the words before its verb ("let me just "), the verb ("check",
    * "look"), and its result said after a pause in the same sentence ("check*... no*, you've got …").

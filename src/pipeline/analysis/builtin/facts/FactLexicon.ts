@@ -75,6 +75,8 @@ export interface DateWords {
    * *of the month*", "the 15th *of next month*"); anchored at the start, group `next` when it is next month's.
    */
   ofWhichMonth: RegExp;
+  /** Said just before a weekday ("on *the* Monday"), it makes it that weekday of the week talked about; anchored at the end. */
+  weekdayOfTheWeekSaid: RegExp;
   /** A sentence about the past ("they *sent* it on the fifth"): a day of the month said alone is the last one, not the next. */
   pastTense: RegExp;
   /**

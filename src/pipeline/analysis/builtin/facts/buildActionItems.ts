@@ -3,6 +3,7 @@ import type { CallMetadata } from '../../../../domain/calls/callTypes.js';
 import type { Speaker } from '../../../../domain/transcripts/transcriptSchema.js';
 import { describedWithContext, withNeedNamed } from './actionContext.js';
 import { actionKey, actionTitle } from './actionTitle.js';
+import { withAgreedSlots } from './agreedSlots.js';
 import { ownerFieldsOf, type CallParties } from './callParties.js';
 import type { ActionWords } from './ActionWords.js';
 import { findActionCues, leadingVerb, namedPersonCues, type ActionCue } from './findActionCues.js';
@@ -18,7 +19,8 @@ import { isContentWord, keyOf } from '../describe/words.js';
 
 /**
  * The action items of a call, one per action cue (see `findActionCues`), merged where several
- * are one action (see `mergeActions`).
+ * are one action (see `mergeActions`), and the appointments agreed across turns with no cue of
+ * their own (see `withAgreedSlots`).
  *
  * Owner: a promise (and "remind me to …") is the speaker's; a request is the other party's
  * (null when the call has not exactly two speakers); a joint action ("let's …") and one a third
@@ -60,7 +62,7 @@ export function buildActionItems(
       });
     }
   }
-  return mergeActions(placed);
+  return withAgreedSlots(mergeActions(placed), call, parties, metadata, words, callDate);
 }
 
 interface ActionContext {

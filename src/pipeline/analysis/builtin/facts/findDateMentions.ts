@@ -98,7 +98,8 @@ export function findDateMentions(sentence: string, clock: CallClock, words: Date
     found.push({ start: nextMorning.index, end: nextMorning.index + nextMorning[0].length, clock: { ...today, ...daysAfter(today, 1) }, hasDay: true, certainDate: true });
   }
   const ordered = withWeekdaysJoined(found.sort((first, second) => first.start - second.start), written.text);
-  const dated = withRelativeAnchorsResolved(joinedDateAndTime(ordered, written.text), written.text, words, earlierDay ? wallClockOfDay(earlierDay) : undefined);
+  const anchor = earlierDay ? wallClockOfDay(earlierDay) : undefined;
+  const dated = withRelativeAnchorsResolved(joinedDateAndTime(withWeekOfTheDaySaid(ordered, written.text, words, anchor), written.text), written.text, words, anchor);
   return dated.map((mention) => asDateMention(mention, sentence, written, clock, words));
 }
 
@@ -126,6 +127,28 @@ function withWeekdaysJoined(found: readonly FoundDate[], text: string): FoundDat
     }
   }
   return joined;
+}
+
+/** A weekday "of the week talked about" is at most this many days either side of the day said before. */
+const HALF_A_WEEK_DAYS = 3;
+
+/**
+ * "I'll send you a text reminder on the Monday" after "Tuesday the nineteenth": a weekday said
+ * after the lexicon's `weekdayOfTheWeekSaid` words is that weekday in the week of the day said
+ * before (the nearest one to it, earlier on a tie), not the next one from the call's date.
+ */
+function withWeekOfTheDaySaid(found: readonly FoundDate[], text: string, words: DateWords, earlierDay: WallClock | undefined): FoundDate[] {
+  if (!earlierDay) return [...found];
+  return found.map((mention) => {
+    const weekday = words.weekdays.indexOf(text.slice(mention.start, mention.end).trim().toLowerCase());
+    if (mention.certainDate || weekday < 0 || !words.weekdayOfTheWeekSaid.test(text.slice(0, mention.start))) return mention;
+    const anchorIndex = new Date(Date.UTC(earlierDay.year, earlierDay.month - 1, earlierDay.day)).getUTCDay();
+    // weekdays[] starts on Monday; getUTCDay() on Sunday.
+    let offset = ((weekday + 1) % DAYS_PER_WEEK) - anchorIndex;
+    if (offset > HALF_A_WEEK_DAYS) offset -= DAYS_PER_WEEK;
+    if (offset < -HALF_A_WEEK_DAYS) offset += DAYS_PER_WEEK;
+    return { ...mention, clock: { ...mention.clock, ...daysAfter(earlierDay, offset) } };
+  });
 }
 
 /** Sentences back a day said may anchor "the day before" in a later sentence ("Friday at 8:20?" … "I'll text you a reminder the day before"). */

@@ -106,6 +106,8 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     const onlyAccepted = answer.verb !== request.verb && !sharesObject(answer, request) && !saysNothing(answer) && !answer.pointsBack
       && answersRightAway(answer, request);
     if (saysNothing(request) || onlyAccepted || (request.pointsBack && !answer.pointsBack && !saysNothing(answer))) request.item.title = answer.item.title;
+    // "You need to pay the deposit by the 10th" – "I'll pay it tomorrow": the owner's own day is when it is done.
+    if (answer.item.dueDate !== null) request.item.dueDate = answer.item.dueDate;
     // The owner promised what was asked: it is their commitment now.
     request.kind = 'commitment';
     request.speakerId = answer.speakerId;

@@ -46,6 +46,8 @@ export const englishActionWords: ActionWords = {
     new RegExp(`\\b(?:I${A}ll|I will|I${A}m going to|I am going to|I${A}m gonna|I shall)\\s+(?<clause>.+)`, 'i'),
     // "I can have it ready by Friday": a promise; "I can" alone is only ability.
     /\bI (?:can|could) (?<clause>have\s.+)/i,
+    // "I won't be able to send the report until Monday": the deed on the day it becomes possible.
+    new RegExp(`\\b(?:I|we) (?:won${A}t be able to|will not be able to|can${A}t|cannot) (?<clause>\\p{L}.+?\\s(?:until|till)\\s.+)`, 'iu'),
     // "I should be able to have it made up for you by Friday": a hedged promise is still one.
     // "I should have known" is no promise: "have" only after "be able to".
     /\bI should (?:be able to (?!be\b)|(?!be\b|have\b))(?<clause>\p{L}.+)/iu,
@@ -81,7 +83,8 @@ export const englishActionWords: ActionWords = {
     // "Will you be bringing a cake?" asks about a plan, not for a favour.
     /\b(?:could|can|would|will) you(?: please)?\s+(?!be\s+\p{L}+ing\b)(?<clause>.+)/iu,
     /\bif you (?:could|can|would)(?: please)?\s+(?<clause>.+)/i,
-    /\bplease\s+(?<clause>.+)/i,
+    // "Please can you send …", "Kindly share the documents" (Indian English): the favour after the courtesy.
+    /\b(?:please|kindly),?\s+(?:(?:can|could|would|will) you\s+)?(?<clause>.+)/i,
     new RegExp(`\\b(?:I|we)(?:${A}d|${A}ll| would| will|${A}m going to| am going to|${A}re going to| are going to)? (?:need|like|want) you to\\s+(?<clause>.+)`, 'i'),
     // "All you need to do is sign the form", "the only thing you need to do is …".
     new RegExp(`\\b(?:all|what|the only thing|the one thing) you(?:${A}ll| will)? (?:need|have) to do is(?: to)?\\s+(?<clause>.+)`, 'i'),
@@ -195,6 +198,11 @@ export const englishActionWords: ActionWords = {
     + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead)\\b`,
     'i',
   ),
+  slotTurnedDown: new RegExp(`\\b(?:no good|(?:does|do|would|will)(?:n${A}t| not) (?:work|suit|do)|won${A}t (?:work|suit|do)|awkward|(?:I|we)(?: just)? can(?:not|${A}t| not) (?:do|make)|not (?:free|available)|busy|fully booked|booked up|gone|taken|cancel(?:led|ed|ling|ing)?)\\b`, 'i'),
+  slotSaidByAParty: /\b(?:I|we|you|your|us|let['’]s|me|my|our|free|available|suits?|works?)\b/i,
+  slotBookedOnTheLine: new RegExp(`\\b(?:(?:I|we)(?:${A}ve| have) (?:just |now )?(?:booked|moved|put|pencilled|penciled|popped|rescheduled|changed)|(?:you${A}re|you are) (?:all )?(?:booked|in|down)\\b)`, 'i'),
+  slotOffer: new RegExp(`\\b(?:how about|what about|(?:can|could) you (?:do|make)|are you (?:free|around|available)|(?:I|we)(?:${A}ve| have) got|(?:I|we) (?:can|could) (?:do|fit|offer|see)|is (?:free|available|open)|are (?:free|available)|works? for|suits? you|would .{1,40} suit|let${A}s say|shall we say|(?:let${A}s|we could|shall we) (?:meet|make it|do))\\b`, 'i'),
+  agreedSlotNoun: 'appointment',
   checkOnTheLine: {
     lead: /\blet me\s+(?:just\s+)?$/i,
     verb: /^(?:check|look|see)\b/i,
@@ -212,7 +220,8 @@ export const englishActionWords: ActionWords = {
   paymentVerb: 'pay',
   contextLabel: 'Context',
   bookedWithLabel: 'Booked with',
-  receipt: /^(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)/i,
+  // "You should get a letter from us", "you'll receive a text the day before": what arrives is not asked of them.
+  receipt: /^(?:(?:have|get|receive) (?:it|them)\b(?!\s+(?:done|ready|sorted|signed|back|fixed|checked|filled|sent|to)\b)|(?:get|receive) (?:a|an|the|your|our|some) (?:[\p{L}-]+ )?(?:letter|e-?mail|text|call|message|confirmation|reminder|link|refund|parcel|package|invoice|bill|statement|reply|response|notification|code)s?\b)/iu,
   arrivalEstimate: /\b(?:it|they|that|these|those)(?:['’]ll| will| should| would)(?: normally| usually)? (?:be with you|arrive|get to you|reach you|land)\b[^.,;]*$/i,
   timeWindow: /\b(?:between\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?\s+and\s+[\w:.]+(?:\s+(?:am|pm|a\.m\.|p\.m\.|o['’]clock))?|from\s+[\w:.]+(?:\s+(?:am|pm))?\s+(?:to|till|until)\s+[\w:.]+(?:\s+(?:am|pm))?)/i,
   // A thing put in somewhere ("put it in her book bag", "pop it in the post") is no one in a diary.
@@ -239,7 +248,7 @@ export const englishActionWords: ActionWords = {
   ],
   clauseEnd: /\s+(?:because|since|so that|if|unless|just in case|in case|otherwise|as long as|when|whenever|once)\b|\s+(?:that|which|it)(?: would|['’]d)\b|[,;:]\s|\s+[-–—]\s|[.?!]+$/i,
   clauseSplit: new RegExp(
-    `(?:[,;:]\\s*|\\s+(?=and\\s+(?:then\\s+)?(?:I|we)(?:\\b|${A})))`
+    `(?:[,;:]\\s*|\\s+(?=and\\s+(?:then\\s+)?(?:I|we|you)(?:\\b|${A})))`
     // A modal opens a new part only as a question to someone ("…, could you …"): "our adjuster, Mark, will ring you" is one.
     + `(?=(?:(?:and|but|so|then)\\s+)*(?:I\\b|I${A}|we\\b|we${A}|you\\b|(?:could|can|would|will)\\s+(?:you|we|I)\\b|please\\b|let\\b|let${A}s\\b|don${A}t\\b|remind\\b))`,
     'i',

@@ -40,6 +40,7 @@ export const englishLexicon: FactLexicon = {
     hourFractions: { minutes: { half: 30, quarter: 15 }, past: ['past', 'after'], to: ['to'], minuteUnits: ['minutes', 'minute'], articles: ['a'] },
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS}|the month|this month|next month)|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
     ofWhichMonth: /^\s+of\s+(?:(?<next>next)|the|this)\s+month\b/i,
+    weekdayOfTheWeekSaid: /\b(?:on\s+)?the\s+$/i,
     pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
     // The negated present perfect: "hasn't arrived by the tenth", "if you haven't paid by the 15th".
     stillOpenBefore: /\b(?:hasn['’]t|haven['’]t|has not|have not|has still not|have still not|still hasn['’]t|still haven['’]t)\s+(?:yet\s+)?(?:been\s+)?$/i,
