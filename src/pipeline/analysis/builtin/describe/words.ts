@@ -9,8 +9,11 @@ const wordPattern = /[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu;
 
 /**
  * Words that say nothing about what a call is about: English function words, conversational
- * fillers and back-channels, generic verbs of talk, time words (dates are facts, not topics) and
- * words that every phone call has ("call", "phone").
+ * fillers and back-channels, generic verbs of talk, time words (dates are facts, not topics),
+ * words that every phone call has ("call", "phone"), greetings and courtesies ("hiya", "my
+ * pleasure"), titles before a name, units of money and months (an amount or a date is a fact, not
+ * a topic), the channels a thing goes by ("email", "text") and words too vague to be a subject
+ * ("number", "end", "change", "free", "due").
  */
 const stopWords: ReadonlySet<string> = new Set(`
 a about above after again against all almost also am an and any anyone anything are aren't around as at be because been before
@@ -43,6 +46,12 @@ includes included cover covers covered wait waiting start started hold held brin
 sounds sounded talked spoke walk join joined show showed find found understand understood thinking wondering honest
 back away another nobody nothing anything everything everyone everybody anybody somebody already else afraid apologies
 love lovely wonderful adorable funny fantastic brilliant amazing excellent fair pleased terrible horrible awful beautiful
+hiya cheers ta merry pleasure mind bad free due end pick change mr mrs ms miss dr sir madam
+pounds pound quid pence dollars dollar bucks cents euros euro rupees
+january february march april may june july august september october november december
+number email e-mail message text busy
+thirteenth fifteenth sixteenth seventeenth nineteenth twenty-first twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth
+twenty-seventh twenty-eighth twenty-ninth thirtieth thirty-first
 `.trim().split(/\s+/));
 
 /**
