@@ -189,6 +189,18 @@ describe('describeConversation', () => {
     expect(points.some((point) => point.speakerRole === null && point.speakerId === null)).toBe(true);
   });
 
+  test('topics leave out greetings, money units, months, channels and vague words, however often said', () => {
+    const description = describeConversation(callOf([
+      ['SPEAKER_00', 'Hiya Sheila, it is Diane. I am ringing about the gas bill for April, the one for two hundred pounds.'],
+      ['SPEAKER_01', 'Hiya Diane. Yes, the April gas bill is two hundred pounds. I can email the bill breakdown, what is your email?'],
+      ['SPEAKER_00', 'My email is on file. Can you email the gas bill breakdown and the meter reading to that email?'],
+      ['SPEAKER_01', 'My pleasure. I will email the gas bill breakdown and the meter reading by the end of April, the number is on it.'],
+      ['SPEAKER_00', 'Brilliant, cheers. The number on the April bill is the account number I think.'],
+    ], { user: 'Diane', contact: 'Sheila' }));
+    expect(description.tags.length).toBeGreaterThan(0);
+    expect(description.tags.filter((tag) => /\b(?:hiya|pounds|april|email|number|end|pleasure|cheers)\b/.test(tag))).toEqual([]);
+  });
+
   test('a business call: type, outcome, title and one-line summary from facts said', () => {
     const description = describeConversation(businessCall);
     expect(description.callType).toBe('negotiation');
