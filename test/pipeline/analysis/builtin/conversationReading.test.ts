@@ -52,7 +52,8 @@ describe('the headline and first bullet say what the call came to', () => {
   const description = describedWithFacts(input);
 
   test('a moved appointment titles the call with its day, date and time as said', () => {
-    expect(description.suggestedTitle).toBe('Appointment moved to Tuesday 1 December at 2:30 pm');
+    // The subject before the outcome: an appointment says there is one, not what it is for.
+    expect(description.suggestedTitle).toBe('Patel and mum: appointment moved to Tuesday 1 December at 2:30 pm');
   });
 
   test('the one-line summary says who called whom at which organisation, then the outcome', () => {
@@ -74,7 +75,7 @@ describe('the headline and first bullet say what the call came to', () => {
       ['S', "Great, I'll move him to Thursday at five thirty with Dr. Patel."],
       ['D', 'Thank you so much.'],
     ])).suggestedTitle;
-    expect(title).toMatch(/^Appointment moved to Thursday/);
+    expect(title).toMatch(/: appointment moved to Thursday/);
     expect(title).not.toMatch(/November|December/);
   });
 

@@ -19,6 +19,8 @@ export interface OutcomeWords {
   appointmentNouns: readonly string[];
   /** Verbs that say an existing booking was moved ("move", "reschedule"). */
   movedVerbs: readonly string[];
+  /** Appointment nouns that name no subject ("appointment", "visit"): the title says what the call was about before them. */
+  genericAppointmentNouns: readonly string[];
 }
 
 type ImportantDate = NonNullable<Analysis['importantDates']>[number];
@@ -55,6 +57,8 @@ export function findCallOutcome(
     const moved = new RegExp(`\\b(?:${anyOfWords(words.movedVerbs)})`, 'i').test(corpus.text);
     if (noun) statement = when ? `${noun} ${moved ? 'moved to' : 'booked for'} ${when}` : `${noun} ${moved ? 'moved' : 'booked'}`;
     else statement = `${lowerFirst(primary.title.replace(/[.!?]+$/, ''))}${when ? `, ${when}` : ''}`;
+    // "Visit booked for Thursday at 5:30 pm" says there is a visit, not what for.
+    namesSubject = noun === undefined || !words.genericAppointmentNouns.includes(noun);
   } else {
     // An address said aloud in the title ("to claims at harbourmutual dot co dot uk") is a detail
     // of the item, not of the headline.

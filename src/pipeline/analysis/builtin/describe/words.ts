@@ -49,7 +49,7 @@ love lovely wonderful adorable funny fantastic brilliant amazing excellent fair 
 hiya cheers ta merry pleasure mind bad free due end pick change mr mrs ms miss dr sir madam
 pounds pound quid pence dollars dollar bucks cents euros euro rupees
 january february march april may june july august september october november december
-number email e-mail message text busy
+number email e-mail message text busy quarter
 thirteenth fifteenth sixteenth seventeenth nineteenth twenty-first twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth
 twenty-seventh twenty-eighth twenty-ninth thirtieth thirty-first
 `.trim().split(/\s+/));

@@ -274,6 +274,8 @@ export interface ActionWords {
   awaitedThing: RegExp;
   /** Verbs (word starts) that say a booking was moved rather than made ("move", "reschedul"): the headline says "moved to". */
   movedVerbs: readonly string[];
+  /** Appointment nouns that say no more than that there is one ("appointment", "visit"): a headline names its subject before them. */
+  genericAppointmentNouns: readonly string[];
   /** The action points back to a number said before ("call you back on *that number*"). */
   numberReference: RegExp;
   /** A meeting place said in the clause ("at our office"): captured as `location`. */

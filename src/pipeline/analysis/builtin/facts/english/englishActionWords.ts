@@ -392,6 +392,7 @@ export const englishActionWords: ActionWords = {
     // "Is it covered by my insurance?" … "I'll call them to check": the body "them" stands for.
     ...Object.fromEntries(['call', 'ring', 'phone', 'contact'].map((verb) => [verb, CALLED_BODIES])),
   },
+  genericAppointmentNouns: ['meeting', 'appointment', 'session', 'visit', 'conference'],
   movedVerbs: ['move', 'moved', 'moving', 'reschedul', 'rebook', 'rearrang', 'push it back', 'bring it forward'],
   numberReference: /\b(?:that|this|the same|the) (?:number|mobile|line)\b/i,
   // Up to three words may name the place ("at our Parkside Road surgery", "at the Corner Café").
