@@ -44,6 +44,9 @@ import { transcriptFromSegments } from '../src/pipeline/normalization/transcript
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import type { AnalysisCall, EverydaySet } from './evaluation/analysisCalls.js';
 import { evaluationCalls as analysisCalls } from './evaluation/evaluationCalls.js';
+import { dialogueBattery } from './evaluation/dialogueBattery.js';
+import { callOf } from './evaluation/dialogueCalls.js';
+import { rightByCategory, scoreDialogue, type DialogueScore } from './evaluation/dialogueScoring.js';
 import {
   amountsMissing, percent, ratio, scoreActionItems, scoreHeadline,
   type ActionItemScore, type ExtractedActionItem, type HeadlineScore, type ItemScore,
@@ -180,8 +183,13 @@ function countByKind(violations: readonly Violation[]): string {
 
 const analyser = createBuiltinAnalyser();
 const results: CallResult[] = [];
+const batteryScores: DialogueScore[] = [];
 try {
   for (const [index, call] of analysisCalls.entries()) results.push(await evaluate(call, index, analyser));
+  for (const dialogue of dialogueBattery) {
+    const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());
+    batteryScores.push(scoreDialogue(dialogue, analysed.actionItems));
+  }
 } finally {
   await threadResources.disposeAll();
 }
@@ -280,6 +288,11 @@ if (asJson) {
       targetsMet: schemaMet && groundingMet,
     },
     subsets: Object.fromEntries(subsets.map((subset) => [subset.key, totalsOf(subset.results)])),
+    dialogueBattery: {
+      right: batteryScores.filter((score) => score.problems.length === 0).length,
+      dialogues: batteryScores.length,
+      byCategory: Object.fromEntries(rightByCategory(batteryScores)),
+    },
     calls: results.map((result, index) => {
       const figures = {
         schemaValid: result.schemaValid,
@@ -344,6 +357,7 @@ if (asJson) {
 
   printTotals('Totals', results);
   for (const subset of subsets) printTotals(`Totals, ${subset.title}: ${subset.results.length}`, subset.results);
+  printBattery(batteryScores);
   for (const subset of untuned) {
     const untunedTotals = totalsOf(subset.results);
     const met = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
@@ -353,6 +367,24 @@ if (asJson) {
     console.log(`  items on calls without actions = 0: ${untunedTotals.inventedOnNoActionCalls}  ${met(untunedTotals.inventedOnNoActionCalls === 0)}`);
     console.log(`  grounding violations = 0: ${untunedTotals.violationsAfter}  ${met(untunedTotals.violationsAfter === 0)}`);
     console.log(`  analyses valid, 0 or 3–7 bullets: ${untunedTotals.schemaValid}/${untunedTotals.calls} valid, ${untunedTotals.bulletCountValid}/${untunedTotals.calls} bullet counts  ${met(untunedTotals.schemaValid === untunedTotals.calls && untunedTotals.bulletCountValid === untunedTotals.calls)}`);
+  }
+}
+
+/**
+ * The dialogue battery (scripts/evaluation/dialogueBattery.ts): short dialogues written from how
+ * English is spoken rather than from the calls, each fully right or not (every expected item
+ * found with its intent, owner and due date where given, nothing extra); per category, then what
+ * was wrong in each dialogue that is not.
+ */
+function printBattery(scores: readonly DialogueScore[]): void {
+  const right = scores.filter((score) => score.problems.length === 0).length;
+  console.log(`\nDialogue battery (short dialogues written from the language, not from the calls): ${percent(right, scores.length)} fully right`);
+  for (const [category, counts] of rightByCategory(scores)) console.log(`  ${pad(category, 28)} ${counts.right}/${counts.total}`);
+  for (const { dialogue, problems, extracted } of scores) {
+    if (problems.length === 0) continue;
+    console.log(`  ✗ [${dialogue.category}] ${dialogue.probe}: ${problems.join('; ')}`);
+    console.log(`      ${clip(dialogue.turns.map(([speaker, text]) => `${speaker}: ${text}`).join(' | '), 240)}`);
+    console.log(`      got ${extracted.length === 0 ? 'nothing' : extracted.map((item) => `"${clip(item.title, 60)}" ${item.intent} ${item.ownerDisplayName ?? 'nobody'} ${item.dueDate ?? 'no date'}`).join('; ')}`);
   }
 }
 
