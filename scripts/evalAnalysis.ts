@@ -45,6 +45,7 @@ import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import type { AnalysisCall, EverydaySet } from './evaluation/analysisCalls.js';
 import { evaluationCalls as analysisCalls } from './evaluation/evaluationCalls.js';
 import { dialogueBattery } from './evaluation/dialogueBattery.js';
+import { dialogueBatteryHeldOut } from './evaluation/dialogueBatteryHeldOut.js';
 import { callOf } from './evaluation/dialogueCalls.js';
 import { rightByCategory, scoreDialogue, type DialogueScore } from './evaluation/dialogueScoring.js';
 import {
@@ -184,11 +185,14 @@ function countByKind(violations: readonly Violation[]): string {
 const analyser = createBuiltinAnalyser();
 const results: CallResult[] = [];
 const batteryScores: DialogueScore[] = [];
+const heldOutBatteryScores: DialogueScore[] = [];
 try {
   for (const [index, call] of analysisCalls.entries()) results.push(await evaluate(call, index, analyser));
-  for (const dialogue of dialogueBattery) {
-    const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());
-    batteryScores.push(scoreDialogue(dialogue, analysed.actionItems));
+  for (const [battery, scores] of [[dialogueBattery, batteryScores], [dialogueBatteryHeldOut, heldOutBatteryScores]] as const) {
+    for (const dialogue of battery) {
+      const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());
+      scores.push(scoreDialogue(dialogue, analysed.actionItems));
+    }
   }
 } finally {
   await threadResources.disposeAll();
@@ -288,11 +292,8 @@ if (asJson) {
       targetsMet: schemaMet && groundingMet,
     },
     subsets: Object.fromEntries(subsets.map((subset) => [subset.key, totalsOf(subset.results)])),
-    dialogueBattery: {
-      right: batteryScores.filter((score) => score.problems.length === 0).length,
-      dialogues: batteryScores.length,
-      byCategory: Object.fromEntries(rightByCategory(batteryScores)),
-    },
+    dialogueBattery: batteryFigures(batteryScores),
+    dialogueBatteryHeldOut: batteryFigures(heldOutBatteryScores),
     calls: results.map((result, index) => {
       const figures = {
         schemaValid: result.schemaValid,
@@ -357,7 +358,8 @@ if (asJson) {
 
   printTotals('Totals', results);
   for (const subset of subsets) printTotals(`Totals, ${subset.title}: ${subset.results.length}`, subset.results);
-  printBattery(batteryScores);
+  printBattery('Dialogue battery (short dialogues written from the language, not from the calls)', batteryScores, true);
+  printBattery('Dialogue battery, held-out half (written by someone who read neither the analyser nor the first battery; never read while changing the analyser)', heldOutBatteryScores, showHeldOut);
   for (const subset of untuned) {
     const untunedTotals = totalsOf(subset.results);
     const met = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
@@ -371,21 +373,27 @@ if (asJson) {
 }
 
 /**
- * The dialogue battery (scripts/evaluation/dialogueBattery.ts): short dialogues written from how
+ * A dialogue battery (scripts/evaluation/dialogueBattery*.ts): short dialogues written from how
  * English is spoken rather than from the calls, each fully right or not (every expected item
- * found with its intent, owner and due date where given, nothing extra); per category, then what
- * was wrong in each dialogue that is not.
+ * found with its intent, owner and due date where given, nothing extra); per category, then, unless
+ * the battery is held out, what was wrong in each dialogue that is not.
  */
-function printBattery(scores: readonly DialogueScore[]): void {
+function printBattery(title: string, scores: readonly DialogueScore[], showDialogues: boolean): void {
   const right = scores.filter((score) => score.problems.length === 0).length;
-  console.log(`\nDialogue battery (short dialogues written from the language, not from the calls): ${percent(right, scores.length)} fully right`);
+  console.log(`\n${title}: ${percent(right, scores.length)} fully right`);
   for (const [category, counts] of rightByCategory(scores)) console.log(`  ${pad(category, 28)} ${counts.right}/${counts.total}`);
+  if (!showDialogues) return;
   for (const { dialogue, problems, extracted } of scores) {
     if (problems.length === 0) continue;
     console.log(`  ✗ [${dialogue.category}] ${dialogue.probe}: ${problems.join('; ')}`);
     console.log(`      ${clip(dialogue.turns.map(([speaker, text]) => `${speaker}: ${text}`).join(' | '), 240)}`);
     console.log(`      got ${extracted.length === 0 ? 'nothing' : extracted.map((item) => `"${clip(item.title, 60)}" ${item.intent} ${item.ownerDisplayName ?? 'nobody'} ${item.dueDate ?? 'no date'}`).join('; ')}`);
   }
+}
+
+/** A battery's figures for `--json`. */
+function batteryFigures(scores: readonly DialogueScore[]) {
+  return { right: scores.filter((score) => score.problems.length === 0).length, dialogues: scores.length, byCategory: Object.fromEntries(rightByCategory(scores)) };
 }
 
 /** The totals block of the report for a subset of the calls. */

@@ -606,3 +606,36 @@ describe('round 10: commitments as everyday English says them (a battery written
     expect(itemTitled(facts, /reminder/).dueDate).toBe('2026-03-16');
   });
 });
+
+describe('round 10: from the dialogue battery (scripts/evaluation/dialogueBattery.ts)', () => {
+  test('"after lunch", "later", "in a while" are later today; "next week" names no day', () => {
+    expect(itemTitled(factsOf([['D', "Okay, I'm gonna ring the warehouse after lunch."]]), /warehouse/).dueDate).toBe('2026-03-04');
+    expect(itemTitled(factsOf([['D', "I'll shoot you an email with the spec later."]]), /spec/).dueDate).toBe('2026-03-04');
+    expect(itemTitled(factsOf([['D', "Grand so. I'll ring you back in a while."]]), /^Call/).dueDate).toBe('2026-03-04');
+    expect(itemTitled(factsOf([['S', "I'll drop you a line next week with the dates."]]), /dates/).dueDate).toBeNull();
+  });
+
+  test('"cancel Thursday\'s delivery": a day of a thing is no due date and stays in the title', () => {
+    const facts = factsOf([['D', "Don't forget to cancel Thursday's delivery."], ['S', "I won't, I'll do it this afternoon."]]);
+    expect(itemTitled(facts, /delivery/)).toMatchObject({ title: "Cancel Thursday's delivery", dueDate: '2026-03-04' });
+  });
+
+  test('"when I get paid" is no past: "the 27th" is ahead', () => {
+    const facts = factsOf([['S', 'Could you pay the outstanding £1,200 by the end of the month?'], ['D', "Yes, I'll pay it on the 27th when I get paid."]]);
+    expect(itemTitled(facts, /^Pay/).dueDate).toBe('2026-03-27');
+  });
+
+  test('a plain "No, …" turns a request down ("no problem" does not); "that would really help" takes an offer up', () => {
+    expect(factsOf([['S', 'Could you send us your bank statements?'], ['D', "No, I'm not comfortable doing that over email."]]).actionItems).toEqual([]);
+    expect(factsOf([['S', 'Could you send us your bank statements?'], ['D', 'No problem.']]).actionItems).toHaveLength(1);
+    expect(itemTitled(factsOf([['D', 'I can drop the spare keys round tomorrow if you like.'], ['S', 'Oh, that would really help, thanks.']]), /keys/))
+      .toMatchObject({ ownerDisplayName: 'Diane', dueDate: '2026-03-05' });
+  });
+
+  test('done in the reply: "Done. She\'s on there now.", "Let me just check. Yes, it\'s there", a joint "can we …?" answered "I\'ve cancelled …"', () => {
+    expect(factsOf([['D', 'Could you add my colleague Jane to the account?'], ['S', "Done. She's on there now."]]).actionItems).toEqual([]);
+    expect(factsOf([['D', 'Can you check whether our payment has arrived?'], ['S', "Let me just check. Yes, it's there, it came through on Monday."]]).actionItems).toEqual([]);
+    const joint = factsOf([['D', 'So can we replace the old order with the new one?'], ['S', "Yes. I've cancelled the old order, and I'll send you a new confirmation this afternoon."]]);
+    expect(joint.actionItems.map((item) => item.title)).toEqual(['Send a new confirmation to Diane']);
+  });
+});

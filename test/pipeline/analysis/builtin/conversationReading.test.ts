@@ -145,8 +145,8 @@ describe('a request or proposal is read with the reply it gets', () => {
   test('"Can we move it to next week?" answered "Let me have a look at next week." is no action', () => {
     const facts = factsOf([['D', 'Can we move it to next week?'], ['S', 'Let me have a look at next week.']]);
     expect(titles(facts).filter((title) => /move/i.test(title))).toEqual([]);
-    // Accepted, the same proposal is an action.
-    expect(titles(factsOf([['D', 'Can we move it to next week?'], ['S', 'Yes, of course.']]))).toEqual(['Move it']);
+    // Accepted, the same proposal is an action (one that names what it moves: "next week" names no day to make "move it" concrete).
+    expect(titles(factsOf([['D', 'Can we move the appointment to next week?'], ['S', 'Yes, of course.']]))).toEqual(['Move the appointment to next week']);
   });
 
   test('"Could you check the boiler pressure?" answered "Leave it with me, I\'ll sort it today." is one action of the one who took it on', () => {

@@ -61,6 +61,8 @@ export interface ActionWords {
   paymentAction: RegExp;
   /** Before a day that is what an action is about, not when it is due ("let you know *about* Thursday"); anchored at the end. */
   topicPreposition: RegExp;
+  /** After a day, it makes the day a thing's, not when the action is due ("cancel Thursday*'s delivery*"); anchored at the start. */
+  dayOfAThing: RegExp;
   /** Advice rather than a request ("you could try …", "it's worth …"): no action, whoever says it. */
   advice: RegExp;
   /** What "let me …" does while still on the call ("let me look", "let me find you"), tested on the clause: no action. */
@@ -139,6 +141,8 @@ export interface ActionWords {
    * no task left after it. Tested on the clause.
    */
   recordedOnTheLine: RegExp;
+  /** A reply that opens by checking on the line ("Let me just check. Yes, it's there"): what it was asked to check is done in the call, when the turn goes on with the result. */
+  checkedInTheReply: RegExp;
   /**
    * An answer saying what was asked is already done, on the line ("Could you take me off your call
    * list?" – "Of course. I've taken your number off our list just now"): no task is left. A record

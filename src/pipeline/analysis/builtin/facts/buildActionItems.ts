@@ -197,8 +197,11 @@ function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonl
   // The reply's first sentences: an acknowledgement, then what it says ("Sure thing. I've removed it just now").
   const opening = replying.slice(0, REPLY_OPENING_SENTENCES);
   if (cue.offered && answeredWithTheSameRequest(cue, opening, words)) return false;
+  // "Can we replace the old order?" – "Yes. I've cancelled the old order": done as it was asked.
+  if (!cue.offered && opening.some((other) => words.doneInTheReply.test(other.sentence.text))) return false;
   if (cue.kind === 'joint' || cue.offered) return (reply !== null && words.acceptance.test(reply)) || (cue.proposal && dayAgreedInstead(facts, call, words) !== null);
-  if (opening.some((other) => words.doneInTheReply.test(other.sentence.text))) return false;
+  // "Can you check whether our payment has arrived?" – "Let me just check. Yes, it's there".
+  if (cue.kind === 'request' && replying.length > 1 && words.checkedInTheReply.test(replying[0]!.sentence.text)) return false;
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
 }
 
@@ -665,9 +668,10 @@ function wordCountsOf(call: readonly SentenceFacts[]): Map<string, number> {
   return counts;
 }
 
-/** "let you know about Thursday": the day talked about, not the day the action is done by (a time said stays one: "about three"). */
+/** "let you know about Thursday", "cancel Thursday's delivery": the day talked about, not the day the action is done by (a time said stays one: "about three"). */
 function isTopic(mention: DateMention, sentence: string, words: ActionWords): boolean {
-  return mention.time === null && words.topicPreposition.test(sentence.slice(0, mention.index));
+  return mention.time === null && (words.topicPreposition.test(sentence.slice(0, mention.index))
+    || words.dayOfAThing.test(sentence.slice(mention.index + mention.text.length)));
 }
 
 /**

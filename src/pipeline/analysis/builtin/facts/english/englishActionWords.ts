@@ -113,6 +113,7 @@ export const englishActionWords: ActionWords = {
   // The condition opens the sentence (after at most one lead-in: "In the meantime, if …, please …"), not "let me know if …, and could you …".
   condition: /^(?:[^,.!?]+,\s*)?(?:if|in case|should you|whenever|unless)\b[^.!?]*,\s*(?:(?:just|then|so|please)\s+)*$/i,
   conditionLead: /^\s*(?:(?:and|but|so|or|oh|well|um|uh|er|erm)[,\s]+)*(?:if|unless|in case|whenever|even if)\s+$/i,
+  dayOfAThing: /^['’]s\s+\p{L}/u,
   topicPreposition: /\b(?:about|regarding)\s+$/i,
   paymentAction: /^(?:pay|settle|transfer|make (?:the|a|an|my|your|our) (?:[\w-]+ )?payment|top up)\b/i,
   stepJoiner: /\b(?:and|and then|then)\s+(?!I\b|we\b)[a-z]+\b/i,
@@ -128,11 +129,13 @@ export const englishActionWords: ActionWords = {
     'i',
   ),
   doneAsAsked: /\b(?:I['’]ll|I will|I can|I['’]m going to) (?:do|sort) (?:that|it|this|so)\b|\bwill do\b/i,
-  // "by end of day" (not "end of day Friday"), "by lunchtime", "in an hour": later on the call's day.
+  // "by end of day" (not "end of day Friday"), "by lunchtime", "in an hour", "later", "in a while": later on the call's day.
   laterToday: new RegExp(
     '\\b(?:(?:by |before )?(?:the )?(?:end of (?:the )?(?:day|play)|close of (?:business|play)|(?:cob|eod)\\b)'
     + '(?!\\s+(?:on|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\\b)'
-    + '|(?:by |before |at )?lunchtime(?: today)?|in (?:about |around |roughly )?(?:an|half an|a couple of|a few|one|two|three) hours?)\\b',
+    + '|(?:by |before |at )?lunchtime(?: today)?|in (?:about |around |roughly )?(?:an|half an|a couple of|a few|one|two|three) hours?'
+    // "I'll ring you back in a while", "I'll email it over later", "after lunch": later the same day.
+    + '|in a (?:little )?(?:while|bit)|shortly|after lunch|later(?: on)?(?=\\s*(?:[.,;!?]|$|today\\b|and\\b)))\\b',
     'i',
   ),
   emptyObjectWords: [
@@ -188,14 +191,18 @@ export const englishActionWords: ActionWords = {
   acceptance: new RegExp(
     `^(?:(?:oh|um|uh|well|ok(?:ay)?|right|brilliant|lovely|great|perfect|cheers)[,.!\\s]+)*`
     + `(?:yes|yeah|yep|yup|sure|of course|absolutely|definitely|certainly|no problem|that works|that${A}s (?:fine|great|perfect|lovely|brilliant)|`
-    + `sounds (?:good|great|perfect)|perfect|great|lovely|brilliant|fine|ok(?:ay)?|go on then|deal|will do|happy to|that would be (?:great|lovely|perfect)|`
+    + `sounds (?:good|great|perfect)|perfect|great|lovely|brilliant|fine|ok(?:ay)?|go on then|deal|will do|happy to|that would be (?:great|lovely|perfect|brilliant|helpful|a help)|`
+    // "Oh, that would really help, thanks", "that'd be great".
+    + `that(?:${A}d| would) (?:really |be a (?:big |real )?)?help|that${A}d be (?:great|lovely|perfect|brilliant|helpful)|`
     // "We will, of course.": a short yes said with the request's own auxiliary.
     + `(?:I|we) (?:will|can|shall|could)(?=[,.!]))\\b`,
     'i',
   ),
   refusal: new RegExp(
     `\\b(?:I${A}m afraid|afraid (?:not|we can${A}t|I can${A}t)|unfortunately|(?:I|we) can${A}?not|(?:I|we) can${A}t|won${A}t be able|(?:not|un)able to|`
-    + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead)\\b`,
+    + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead|(?:not|n${A}t) (?:comfortable|happy) (?:doing|to)|`
+    // A reply opening with a plain no ("No, I'm not comfortable doing that"), not "no problem" or "no worries".
+    + `^(?:no|nope|nah)\\b(?![\\s,]+(?:problem|worries|bother|trouble|probs)))\\b`,
     'i',
   ),
   slotTurnedDown: new RegExp(`\\b(?:no good|(?:does|do|would|will)(?:n${A}t| not) (?:work|suit|do)|won${A}t (?:work|suit|do)|awkward|(?:I|we)(?: just)? can(?:not|${A}t| not) (?:do|make)|not (?:free|available)|busy|fully booked|booked up|gone|taken|cancel(?:led|ed|ling|ing)?)\\b`, 'i'),
@@ -210,7 +217,9 @@ export const englishActionWords: ActionWords = {
   },
   holdOnTheLine: /\b(?:bear with me|(?:one|just a|give me a) (?:moment|sec(?:ond)?|minute)|(?:hold|hang) on(?! to\b)|while you['’]re (?:on|holding|waiting)(?: the (?:line|phone))?)\b/i,
   recordedOnTheLine: /^(?:log|note|record|cancel|mark|flag|update|amend|remove|add|make a note of|pop a note on|put a note on)\s+(?:that|this|it|those|them)(?:\s+(?:down|off|through|on (?:the|your) (?:file|system|account|record)))?(?:\s+for you)?\s+(?:now|right now|right away|straight away|as we speak|while (?:you|we)['’]re on the (?:phone|line))\b/i,
-  doneInTheReply: /^(?:(?:of course|sure|certainly|absolutely|no problem|not a problem|yes|yeah|yep|okay|ok|right|done|all done|there we go|there you go)[,.!]?\s+)*(?:I['’]ve|I have|we['’]ve|we have)\s+(?:just\s+|now\s+|already\s+)?(?:taken|removed|deleted|cancel(?:l)?ed|unsubscribed|logged|noted|updated|changed|amended|flagged|marked)\b/i,
+  doneInTheReply: /^(?:(?:of course|sure|certainly|absolutely|no problem|not a problem|yes|yeah|yep|okay|ok|right|done|all done|there we go|there you go)[,.!]?\s+)*(?:(?:I['’]ve|I have|we['’]ve|we have)\s+(?:just\s+|now\s+|already\s+)?(?:taken|removed|deleted|cancel(?:l)?ed|unsubscribed|logged|noted|updated|changed|amended|flagged|marked|added|replaced|sorted)\b|(?:all\s+)?done[.!]?$|(?:that['’]s|it['’]s|that is|it is)\s+(?:all\s+|now\s+)?(?:done|sorted|cancel(?:l)?ed|updated|changed|added)\b|(?:she|he|they|it)['’](?:s|re)\s+(?:on there|on it|added|in there|on the account)\s+now\b)/i,
+  // "Let me just check. Yes, it's there": a check asked for, done while the other party waits.
+  checkedInTheReply: /^(?:(?:of course|sure|okay|ok|right|yes|yeah)[,.!]?\s+)*(?:let me|I['’]ll just|I will just)\s+(?:just\s+)?(?:check|look|see|have a look)\b/i,
   statedNeedLead: /\bI (?:need|have|['’]ve got|want) to\s+$/i,
   statedPurpose: /\b(?:needs?|needed|(?:have|has|['’]ve|['’]s) (?:lost|broken|cracked|chipped)|lost (?:a|my|his|her|our|the)|broke|hoping to|(?:like|want|wants|wanted|looking)(?: (?:you|him|her|them|us))? to (?:book|get|make|see|bring|have|arrange|sit|come|talk|meet|pop)|(?:calling|ringing|phoning) (?:about|to|because|regarding)|due (?:for|an?)|runs? out)\b/i,
   conditionAnywhere: /\b(?:if|unless|in case|whenever)\b/i,

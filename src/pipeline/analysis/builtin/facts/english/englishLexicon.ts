@@ -41,7 +41,8 @@ export const englishLexicon: FactLexicon = {
     ordinalDayFollowers: new RegExp(`^(?:\\s*(?:$|[.,;:!?)])|\\s+(?:of\\s+(?:${MONTHS}|the month|this month|next month)|at|in the|then|works|suits|is|would|please|instead|and|or)\\b)`, 'i'),
     ofWhichMonth: /^\s+of\s+(?:(?<next>next)|the|this)\s+month\b/i,
     weekdayOfTheWeekSaid: /\b(?:on\s+)?the\s+$/i,
-    pastTense: /\b(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
+    // A participle after "get" or "be" is no past: "when I get paid", "once it's been delivered", "it'll be sent".
+    pastTense: /\b(?<!\b(?:get|gets|getting|be|been|being|is|are|am)\s)(?:was|were|had|did|sent|paid|arrived|received|placed|delivered|happened|started|came in)\b/i,
     // The negated present perfect: "hasn't arrived by the tenth", "if you haven't paid by the 15th".
     stillOpenBefore: /\b(?:hasn['’]t|haven['’]t|has not|have not|has still not|have still not|still hasn['’]t|still haven['’]t)\s+(?:yet\s+)?(?:been\s+)?$/i,
     relativeAnchors: {
@@ -52,12 +53,12 @@ export const englishLexicon: FactLexicon = {
     },
     partsOfToday: /^(?:this (?:morning|afternoon|evening)|later (?:today|this (?:morning|afternoon|evening))|tonight)$/i,
     thisWeekday: /\b(?:this|today)\b/i,
-    noDaySaid: /^(?:(?:in|within|during|over|through|throughout|for)\s+)?the\s+(?:day|week|month|year)$/i,
+    noDaySaid: /^(?:(?:in|within|during|over|through|throughout|for)\s+)?the\s+(?:day|week|month|year)$|^(?:(?:in|during|for|by)\s+)?(?:next|the following) week$/i,
     morningCue: /\b(?:morning|first thing|breakfast)\b/i,
     laterPartOfDayCue: /\b(?:afternoon|evening|tonight|night|after work|after school|lunch(?:time)?|pm|p\.m\.)/i,
     nextMorning: /\b(?:first thing )?in the morning\b/i,
     dayOffsets: {
-      fromToday: { 'the day after tomorrow': 2, 'day after tomorrow': 2, 'a week today': 7, 'a week tomorrow': 8 },
+      fromToday: { 'the day after tomorrow': 2, 'day after tomorrow': 2, 'a week today': 7, 'a week tomorrow': 8, 'same time next week': 7, 'this time next week': 7 },
       inWords: ['in', 'in about', 'in another'],
       one: ['a', 'one'],
       unitDays: { day: 1, days: 1, week: 7, weeks: 7, fortnight: 14, fortnights: 14 },
