@@ -639,3 +639,14 @@ describe('round 10: from the dialogue battery (scripts/evaluation/dialogueBatter
     expect(joint.actionItems.map((item) => item.title)).toEqual(['Send a new confirmation to Diane']);
   });
 });
+
+describe('round 10: two deeds of one promise', () => {
+  test('each on its own day they are two actions; with no day, or steps on one thing, one', () => {
+    const two = factsOf([['D', "I'll email the floor plan tonight and ring the builder tomorrow."]]);
+    expect(two.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([
+      ['Email the floor plan', 'email', '2026-03-04'], ['Call the builder', 'call', '2026-03-05'],
+    ]);
+    expect(factsOf([['S', "I'll cancel the old order and email you a new invoice."]]).actionItems).toHaveLength(1);
+    expect(factsOf([['D', "I'll sign the contract tonight and send it back tomorrow."]]).actionItems).toHaveLength(1);
+  });
+});

@@ -57,6 +57,10 @@ export interface ActionWords {
   conditionOpener: RegExp;
   /** Joins two steps of one action, each with its day ("sign it tonight *and* send it in tomorrow"): the action is due with the last. */
   stepJoiner: RegExp;
+  /** Verbs of an errand done for what follows it ("*go* to the branch and ask for a new card"): one action with the deed after "and". */
+  errandVerbs: readonly string[];
+  /** What joins two deeds of one promise (" and ", " and then "), before the second's verb. */
+  deedJoiner: RegExp;
   /** A title that pays ("pay the bill", "make the first payment"): without a sum in its sentence, the sum said before it is kept. */
   paymentAction: RegExp;
   /** Before a day that is what an action is about, not when it is due ("let you know *about* Thursday"); anchored at the end. */

@@ -6,7 +6,7 @@ import { actionKey, actionTitle } from './actionTitle.js';
 import { withAgreedSlots } from './agreedSlots.js';
 import { ownerFieldsOf, type CallParties } from './callParties.js';
 import type { ActionWords } from './ActionWords.js';
-import { findActionCues, leadingVerb, namedPersonCues, type ActionCue } from './findActionCues.js';
+import { findActionCues, leadingVerb, namedPersonCues, twoDeedsOf, type ActionCue } from './findActionCues.js';
 import type { DateMention } from './findDateMentions.js';
 import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
@@ -42,7 +42,13 @@ export function buildActionItems(
   // Third parties the call names ("our plumber Declan"): by any word of their name, they may take an action on.
   const byName = namedPersonCues([...new Set(call.flatMap((facts) => facts.names.flatMap((mention) => [mention.name, ...mention.name.split(/\s+/).filter((word) => /^\p{Lu}\p{Ll}+$/u.test(word))])))], words);
   for (const facts of call) {
-    const cues = findActionCues(facts.sentence, words, byName);
+    // Two deeds of one promise, each on its own day ("email the plan tonight and ring the builder tomorrow"), are two actions.
+    const daysIn = (part: ActionCue['part']) => facts.dates.filter((mention) => mention.date !== null && mention.index >= part.index && mention.index < part.index + part.text.length).map((mention) => mention.date);
+    const onTheirOwnDays = (first: ActionCue['part'], second: ActionCue['part']) => {
+      const [firstDays, secondDays] = [daysIn(first), daysIn(second)];
+      return firstDays.length > 0 && secondDays.length > 0 && firstDays.every((day) => !secondDays.includes(day));
+    };
+    const cues = findActionCues(facts.sentence, words, byName).flatMap((cue) => twoDeedsOf(cue, words, onTheirOwnDays));
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
       if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;

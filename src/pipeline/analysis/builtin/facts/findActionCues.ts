@@ -1,6 +1,7 @@
 import type { ActionWords } from './ActionWords.js';
 import type { Sentence } from '../../text/sentences.js';
 import { anyOfWords, escapeRegExp, oncePer } from '../../text/regexWords.js';
+import { objectWordsOf } from './mergeActions.js';
 
 /**
  * Who an action belongs to, by how it was said:
@@ -87,6 +88,34 @@ export function findActionCues(sentence: Sentence, words: ActionWords, byName: r
 }
 
 /**
+ * "I'll email the floor plan tonight and ring the builder tomorrow": two deeds joined by "and",
+ * each with a verb of the lexicon and a thing of its own, are two actions when `apart` says so of
+ * the two parts (each then keeps its own day); else, and for steps on one thing ("sign it and send
+ * it back", "come in and pay for it") and an errand and what it is for ("go to the branch and ask
+ * for a new card"), the one cue.
+ */
+export function twoDeedsOf(cue: ActionCue, words: ActionWords, apart: (first: ActionCue['part'], second: ActionCue['part']) => boolean): ActionCue[] {
+  const joint = compiledPatterns(words).deedJoiner.exec(cue.clause);
+  if (!joint) return [cue];
+  const [first, second] = [cue.clause.slice(0, joint.index), cue.clause.slice(joint.index + joint[0].length)];
+  const names = (clause: string) => {
+    const { objectWords, pointsBack } = objectWordsOf(clause, words);
+    return objectWords.length > 0 && !pointsBack;
+  };
+  if (words.errandVerbs.includes(leadingVerb(first) ?? '') || !names(first) || !names(second)) return [cue];
+  // Where the second deed starts in the part as said (the clause may be rewritten): its "and <verb>".
+  const clauseStart = cue.lead.length;
+  const said = new RegExp(`${words.deedJoiner.source}${escapeRegExp(leadingVerb(second) ?? '')}\\b`, 'i').exec(cue.part.text.slice(clauseStart));
+  if (!said) return [cue];
+  const split = clauseStart + said.index;
+  const parts = [{ index: cue.part.index, text: cue.part.text.slice(0, split) }, { index: cue.part.index + split, text: cue.part.text.slice(split) }] as const;
+  if (!apart(parts[0], parts[1])) return [cue];
+  // The second deed's verb read as the first's was ("ring the builder" → "call the builder").
+  const secondClause = rewritten(second, words);
+  return [{ ...cue, clause: first, part: parts[0] }, { ...cue, clause: secondClause, part: parts[1] }];
+}
+
+/**
  * The cue of a third party the call named taking an action on by name ("Declan will come out
  * Saturday" after "our plumber Declan"), for {@link findActionCues}: built once per call, from the
  * names (and their single words) the call gave its third parties. None without names.
@@ -103,6 +132,7 @@ export function leadingVerb(clause: string): string | undefined {
 /** The patterns built from a lexicon's word lists, built once per lexicon. */
 interface CompiledPatterns {
   splitter: RegExp;
+  deedJoiner: RegExp;
   imperative: RegExp;
   fillers: RegExp;
 }
@@ -110,6 +140,8 @@ interface CompiledPatterns {
 const compiledPatterns = oncePer((words: ActionWords): CompiledPatterns => {
   const { clauseSplit } = words;
   return {
+    // " and (then) <verb> …": where a second deed of the lexicon's may start.
+    deedJoiner: new RegExp(`${words.deedJoiner.source}(?=(?:${anyOfWords(words.verbs)})\\b)`, 'i'),
     splitter: new RegExp(clauseSplit.source, clauseSplit.flags.includes('g') ? clauseSplit.flags : `${clauseSplit.flags}g`),
     // An imperative opens its part: "Send me the invoice", "So, email me the notes".
     imperative: new RegExp(
@@ -165,13 +197,18 @@ function firstCue(text: string, words: ActionWords, imperativePattern: RegExp, b
  */
 function actionClause(said: string, words: ActionWords, fillers: RegExp, afterPromise: boolean): string | null {
   let clause = withBaseVerb(said.trim().replace(fillers, '').replace(words.progressiveAuxiliary, ''), words);
-  for (const rewrite of words.rewrites) clause = clause.replace(rewrite.pattern, rewrite.replacement);
+  clause = rewritten(clause, words);
   if (words.courtesies.test(clause)) return null;
   const verb = leadingVerb(clause);
   if (verb === undefined) return null;
   const anyDeed = afterPromise && /^\p{Ll}+$/u.test(verb) && !/ly$/.test(verb) && !words.notDeeds.includes(verb) && !words.stateForm.test(verb)
     && !words.determiners.includes(verb) && !words.objectStopWords.includes(verb);
   return words.verbs.includes(verb) || anyDeed ? clause : null;
+}
+
+/** The clause with the lexicon's rewrites applied ("ring" → "call", "be out to you" → a visit). */
+function rewritten(clause: string, words: ActionWords): string {
+  return words.rewrites.reduce((text, rewrite) => text.replace(rewrite.pattern, rewrite.replacement), clause);
 }
 
 /**

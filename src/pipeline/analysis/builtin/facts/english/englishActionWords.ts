@@ -116,6 +116,8 @@ export const englishActionWords: ActionWords = {
   dayOfAThing: /^['’]s\s+\p{L}/u,
   topicPreposition: /\b(?:about|regarding)\s+$/i,
   paymentAction: /^(?:pay|settle|transfer|make (?:the|a|an|my|your|our) (?:[\w-]+ )?payment|top up)\b/i,
+  deedJoiner: /\s+and\s+(?:then\s+)?/,
+  errandVerbs: ['go', 'come', 'pop', 'nip', 'swing', 'head', 'stop', 'run', 'get'],
   stepJoiner: /\b(?:and|and then|then)\s+(?!I\b|we\b)[a-z]+\b/i,
   conditionOpener: /^\s*(?:(?:and|but|so|or|oh|well|um|uh|er|erm)[,\s]+)*(?:if|unless|in case|whenever|even if)\b/i,
   advice: /\b(?:you (?:could|might|may) (?:always |also )?(?:try|want to|like to|wish to)|it(?:['’]s| is| might be| may be| would be) (?:worth|best to|a good idea to)|I(?:['’]d| would) (?:suggest|recommend|advise))\b/i,
