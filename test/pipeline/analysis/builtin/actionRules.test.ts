@@ -650,3 +650,29 @@ describe('round 10: two deeds of one promise', () => {
     expect(factsOf([['D', "I'll sign the contract tonight and send it back tomorrow."]]).actionItems).toHaveLength(1);
   });
 });
+
+describe('round 10: more from the dialogue battery', () => {
+  test('"I\'ll call you then" is the day the other party said in the turn before; "…, then." (in that case) is not', () => {
+    const then = factsOf([['D', "I'm away until the weekend. I'm back in the office on Monday."], ['S', "Okay, I'll call you then."]]);
+    expect(itemTitled(then, /^Call/).dueDate).toBe('2026-03-09');
+    const inThatCase = factsOf([['S', 'Your prescription will be ready on Friday.'], ['D', "I'll come and pick it up once I get the text, then."]]);
+    expect(itemTitled(inThatCase, /pick/).dueDate).toBeNull();
+  });
+
+  test('a request to come in at a day and time is an appointment', () => {
+    const facts = factsOf([['S', 'Could you come in on Monday at two to go through the contract?'], ['D', 'Monday at two works for me.']]);
+    expect(itemTitled(facts, /contract/)).toMatchObject({ intent: 'meeting', ownerDisplayName: 'Diane', dueDate: '2026-03-09' });
+  });
+
+  test('a joint plan one party then books is that meeting', () => {
+    const facts = factsOf([['D', "Let's get together and walk through the rollout."], ['S', "Sure thing. I'll shoot you a calendar invite for Tuesday at 2 p.m."], ['D', 'Awesome.']]);
+    expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([['Get together and walk through the rollout', 'meeting', '2026-03-10']]);
+  });
+
+  test('a wish for "sometime" and a "maybe I\'ll" are no actions; "I\'ll see if I can get you a discount" is; "release the goods" is a deed', () => {
+    expect(factsOf([['D', 'We should get together for a coffee sometime.'], ['S', 'Yes, we really should.']]).actionItems).toEqual([]);
+    expect(factsOf([['D', "Maybe I'll give them a ring at some point."]]).actionItems).toEqual([]);
+    expect(itemTitled(factsOf([['S', "I'll see if I can get you a discount."]]), /discount/).ownerDisplayName).toBe('Sheila');
+    expect(itemTitled(factsOf([['S', "Thanks. Once the payment clears, I'll release the goods on Friday."]]), /goods/).dueDate).toBe('2026-03-06');
+  });
+});

@@ -59,6 +59,12 @@ export interface ActionWords {
   stepJoiner: RegExp;
   /** Verbs of an errand done for what follows it ("*go* to the branch and ask for a new card"): one action with the deed after "and". */
   errandVerbs: readonly string[];
+  /** A time that fixes nothing ("*sometime*", "*at some point*", "one of these days"): with no day said, no action. */
+  vagueWhen: RegExp;
+  /** A hedge before the cue that leaves it undecided ("*maybe* I'll", "*I might*"); anchored at the end of the words before the clause. */
+  hedgedLead: RegExp;
+  /** An action's part ending on "then" that points back to a day ("I'll call you *then*."); tested on the part. */
+  thenAtTheEnd: RegExp;
   /** What joins two deeds of one promise (" and ", " and then "), before the second's verb. */
   deedJoiner: RegExp;
   /** A title that pays ("pay the bill", "make the first payment"): without a sum in its sentence, the sum said before it is kept. */

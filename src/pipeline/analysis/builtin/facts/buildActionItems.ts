@@ -55,6 +55,8 @@ export function buildActionItems(
       const { titleAsSaid, ...action } = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
       // "I'll stick with what I have", "I'll grab an Uber": a verb outside the lexicon makes an action only done on a day said.
       if (cue.verbByGrammar && action.item.dueDate === null) continue;
+      // "We should get together for a coffee sometime", "maybe I'll give them a ring": a wish or a maybe, with no day, is no action.
+      if (action.item.dueDate === null && (words.vagueWhen.test(cue.clause) || words.hedgedLead.test(facts.sentence.text.slice(0, cue.part.index + cue.lead.length)))) continue;
       placed.push({
         ...action,
         segmentIndex: facts.sentence.segmentIndex,
@@ -105,9 +107,9 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const slotted = !window && listed === 'task' && cue.kind !== 'thirdParty' && words.slotVerbs.test(cue.clause) && Boolean(said?.dateTime);
   // "I'll reserve the family room for Walter's birthday visit on Sunday at eleven": an
   // appointment named with its day and time is a meeting, whatever is done to set it up.
-  // "I'll come out and inspect the kitchen Thursday at ten": a visit at a time agreed is one too.
+  // "I'll come out and inspect the kitchen Thursday at ten", "could you come in on Monday at two?": a visit at a time agreed is one too.
   const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime)
-    && (appointmentNounIn(cue.clause, words) || words.reservedThing.test(cue.clause) || (cue.kind === 'commitment' && words.visitAtATime.test(cue.clause)));
+    && (appointmentNounIn(cue.clause, words) || words.reservedThing.test(cue.clause) || ((cue.kind === 'commitment' || cue.kind === 'request') && words.visitAtATime.test(cue.clause)));
   const intent = slotted || appointmentAtATime ? 'meeting' : listed === 'meeting' && window && !words.meetingIntentNoun.test(cue.clause) ? 'task' : listed;
   // "We should meet up" … "The 15th at noon?": a meeting takes the time agreed in the next turns.
   const agreed = intent === 'meeting' && !said?.dateTime ? laterDateTime(facts, context.call, turnsOf(context.call)) : null;
@@ -117,7 +119,8 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const dueToday = words.immediacy.test(dueWhen) || words.laterToday.test(dueWhen);
   const dueDate = when?.date ?? (dueToday ? context.callDate : null)
     ?? dayOfATimeSaidAlone(cue, facts, context.call, context.callDate)
-    ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null);
+    ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null)
+    ?? (words.thenAtTheEnd.test(cue.part.text) && facts.dates.length === 0 ? daySaidInTheTurnBefore(facts, context.call) : null);
   // "right after we hang up", "by end of day" say when, like a date: the due date carries it, the title need not.
   const immediately = (words.immediacy.exec(cue.clause) ?? words.laterToday.exec(cue.clause))?.[0];
   const removable = [
@@ -282,6 +285,17 @@ function replySentences(facts: SentenceFacts, call: readonly SentenceFacts[]): S
   const replier = after[start]!.sentence.segment.speakerId;
   const end = after.findIndex((other, index) => index > start && other.sentence.segment.speakerId !== replier);
   return after.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * "I'm back in the office on Monday." – "Okay, I'll call you then.": the day the other party said
+ * last in the turn just before the action's (the one "then" points back to); null when it said none.
+ */
+function daySaidInTheTurnBefore(facts: SentenceFacts, call: readonly SentenceFacts[]): string | null {
+  const turns = turnsOf(call);
+  const ownTurn = turns.get(facts.sentence.segmentIndex) ?? 0;
+  const before = call.filter((other) => turns.get(other.sentence.segmentIndex) === ownTurn - 1 && other.sentence.segment.speakerId !== facts.sentence.segment.speakerId);
+  return before.flatMap((other) => other.dates).findLast((mention) => mention.date !== null)?.date ?? null;
 }
 
 /**

@@ -80,7 +80,9 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  * 5. a task followed by a meeting of its owner with the same verb ("we have to move your
  *    filling" … "I'll move you to Monday at three"), or any booking after a task that moves or
  *    books without a time ("so we have to move you" … "I'll book you in for ten past three"), within {@link SPELLED_OUT_WINDOW_SEGMENTS}
- *    joins it: the meeting is that action, put in the diary (titled by the saying naming more).
+ *    joins it: the meeting is that action, put in the diary (titled by the saying naming more); so does
+ *    a joint plan with no owner ("let's get together and walk through the rollout") followed within
+ *    {@link ANSWER_WINDOW_SEGMENTS} by a meeting either party books on the same day or an unsaid one.
  * Then an action whose title says nothing after its verb ("Get it sorted", "Move it") is dropped
  * unless a due date makes it concrete ("sign it by Monday"): no reader could act on it.
  */
@@ -128,8 +130,12 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     if (action.item.intent !== 'task' || merged.has(action)) continue;
     // "We have to move your filling" … "I'll move you to a week on Monday at quarter past three":
     // the same move of one owner, put in the diary later: the booking's day and title stand.
-    const booked = actions.find((candidate) => candidate.item.intent === 'meeting' && !merged.has(candidate) && sameOwner(candidate, action)
-      && (candidate.verb === action.verb || (action.slots && candidate.slots)) && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
+    // "Let's get together and walk through the rollout" … "I'll send you an invite for Tuesday at 2": a joint plan one party then books.
+    const jointPlan = action.kind === 'joint' && action.item.ownerSpeakerId === null;
+    const booked = actions.find((candidate) => candidate.item.intent === 'meeting' && !merged.has(candidate)
+      && (jointPlan ? candidate.segmentIndex - action.segmentIndex <= ANSWER_WINDOW_SEGMENTS && !otherDays(candidate, action)
+        : sameOwner(candidate, action) && (candidate.verb === action.verb || (action.slots && candidate.slots)))
+      && candidate.segmentIndex > action.segmentIndex && candidate.segmentIndex - action.segmentIndex <= SPELLED_OUT_WINDOW_SEGMENTS);
     if (!booked) continue;
     mergeInto(booked, action);
     // The first saying names what is moved ("Move Niamh's filling"), the booking only whom: a
@@ -162,6 +168,9 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
 }
 
 const saysNothing = (action: PlacedAction) => action.objectWords.length === 0;
+/** Both dated, on different days. */
+const otherDays = (first: PlacedAction, second: PlacedAction) =>
+  first.item.dueDate !== null && second.item.dueDate !== null && first.item.dueDate !== second.item.dueDate;
 /** "Could you pop in and see the nurse?" – "Yes, I can do that. I'll come in on Monday": the promise in the accepting reply is the request's. */
 const answersRightAway = (answer: PlacedAction, request: PlacedAction) => answer.acceptsTurnAt !== null && answer.acceptsTurnAt === request.segmentIndex;
 const sameOwner = (first: PlacedAction, second: PlacedAction) => first.item.ownerSpeakerId === second.item.ownerSpeakerId;

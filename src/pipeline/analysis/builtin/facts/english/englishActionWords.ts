@@ -46,6 +46,8 @@ export const englishActionWords: ActionWords = {
     new RegExp(`\\b(?:I${A}ll|I will|I${A}m going to|I am going to|I${A}m gonna|I shall)\\s+(?<clause>.+)`, 'i'),
     // "I can have it ready by Friday": a promise; "I can" alone is only ability.
     /\bI (?:can|could) (?<clause>have\s.+)/i,
+    // "I'll see if I can get you a discount": a promise to try.
+    new RegExp(`\\b(?:I${A}ll|I will|let me) see if (?:I|we) can (?<clause>\\p{L}.+)`, 'iu'),
     // "I won't be able to send the report until Monday": the deed on the day it becomes possible.
     new RegExp(`\\b(?:I|we) (?:won${A}t be able to|will not be able to|can${A}t|cannot) (?<clause>\\p{L}.+?\\s(?:until|till)\\s.+)`, 'iu'),
     // "I should be able to have it made up for you by Friday": a hedged promise is still one.
@@ -117,6 +119,10 @@ export const englishActionWords: ActionWords = {
   topicPreposition: /\b(?:about|regarding)\s+$/i,
   paymentAction: /^(?:pay|settle|transfer|make (?:the|a|an|my|your|our) (?:[\w-]+ )?payment|top up)\b/i,
   deedJoiner: /\s+and\s+(?:then\s+)?/,
+  // Not "…, then." ("in that case": "I'll come pick it up once I get the text, then.") nor "by then" (a deadline).
+  thenAtTheEnd: /(?<![,;]\s*|\b(?:by|before|until|till|since|and|but|so|okay|ok|right)\s+)\bthen[.!]*\s*$/i,
+  vagueWhen: /\b(?:sometime|some time|at some point|one of these days|one day|someday|some day)\b/i,
+  hedgedLead: /\b(?:maybe|perhaps)\b[^.!?]*$|\bI (?:might|may)(?: just)?\s+$/i,
   errandVerbs: ['go', 'come', 'pop', 'nip', 'swing', 'head', 'stop', 'run', 'get'],
   stepJoiner: /\b(?:and|and then|then)\s+(?!I\b|we\b)[a-z]+\b/i,
   conditionOpener: /^\s*(?:(?:and|but|so|or|oh|well|um|uh|er|erm)[,\s]+)*(?:if|unless|in case|whenever|even if)\b/i,
@@ -176,6 +182,8 @@ export const englishActionWords: ActionWords = {
     'reset', 'scan', 'unblock', 'waive',
     // Visits made to judge or measure something ("an inspector will be out to assess it").
     'assess', 'inspect', 'measure', 'survey', 'value',
+    // Goods and money let go once something is done ("I'll release the goods once the payment clears").
+    'release',
   ],
   // Not "bring", "swing", "ring": the base verbs themselves end in "ing".
   stateForm: /^\p{L}{3,}ing$/u,
