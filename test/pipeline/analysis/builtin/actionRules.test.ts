@@ -676,3 +676,19 @@ describe('round 10: more from the dialogue battery', () => {
     expect(itemTitled(factsOf([['S', "Thanks. Once the payment clears, I'll release the goods on Friday."]]), /goods/).dueDate).toBe('2026-03-06');
   });
 });
+
+describe('round 10: third parties said as "he" or "she", and a visit said as being with you', () => {
+  test('"my colleague Raj can. He\'ll ring you this afternoon" is Raj\'s call, nobody\'s on the line, described with who he is', () => {
+    const facts = factsOf([['D', 'Can you book the engineer for me?'], ['S', "I can't, but my colleague Raj in scheduling can. He'll ring you this afternoon."]]);
+    expect(facts.actionItems).toHaveLength(1);
+    expect(facts.actionItems[0]).toMatchObject({ intent: 'call', ownerSpeakerId: null, dueDate: '2026-03-04' });
+    expect(facts.actionItems[0]!.description).toContain('Raj');
+    // Without a third party named just before, "he" is nobody's promise here.
+    expect(factsOf([['S', "He'll ring you this afternoon."]]).actionItems).toEqual([]);
+  });
+
+  test('"the engineer will be with you on Friday between eight and twelve" is the visit, in its window', () => {
+    const facts = factsOf([['S', 'The engineer will be with you on Friday between eight and twelve.'], ['D', "Okay, that's fine."]]);
+    expect(facts.actionItems.map((item) => [item.title, item.ownerSpeakerId, item.dueDate])).toEqual([['Come out to Diane between eight and twelve', null, '2026-03-06']]);
+  });
+});

@@ -33,6 +33,8 @@ export interface ActionWords {
   selfReminders: readonly RegExp[];
   /** Joint or ownerless ("let's …", "we need to …", "someone should …"): no owner. */
   joint: readonly RegExp[];
+  /** A sentence opening with "he" or "she" taking an action on: a third party's, when the turn before it named a third party. */
+  thirdPartyPronouns: RegExp;
   /** Someone not on the call will act ("my colleague Priya Shah will ring you", "an engineer will call"): no owner among the speakers. */
   thirdParties: readonly RegExp[];
   /**

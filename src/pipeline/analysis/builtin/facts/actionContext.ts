@@ -26,7 +26,8 @@ export interface AppointmentContext {
  *   put you down for Friday at 4:30": the title says who is put down, the need says for what), and
  *   the organisation that holds it when the contact books it;
  * - for a third party's action said by name alone ("Declan will come out Saturday"), who they
- *   are, as the call said it before ("our plumber Declan": `(Declan: plumber)`).
+ *   are, as the call said it before ("our plumber Declan": `(Declan: plumber)`), and for one said
+ *   as "he" or "she", the sentence before that named them.
  * `said` is the sentence as the description already has it (a sum of money said before may follow it).
  */
 export function describedWithContext(
@@ -36,7 +37,9 @@ export function describedWithContext(
   const unconditional = (sentence: string | null | undefined): sentence is string => typeof sentence === 'string' && !words.conditionAnywhere.test(sentence);
   const details = appointment ? restOfTurn(facts, call).slice(0, APPOINTMENT_DETAIL_SENTENCES).map((other) => other.sentence.text).filter(unconditional) : [];
   const needs = appointment ? [needBooked(facts, call, words)?.sentence.text, reasonForTheCall(facts, call, words)?.sentence.text] : [];
-  const context = [questionAnswered(facts, call, words), ...needs, paymentNamed(title, facts, call, words)]
+  // "He'll ring you this afternoon": who "he" is, as the sentence before said it ("my colleague Raj in scheduling can").
+  const named = thirdParty && words.thirdPartyPronouns.test(facts.sentence.text) ? [call[call.indexOf(facts) - 1]?.sentence.text].filter(unconditional) : [];
+  const context = [...named, questionAnswered(facts, call, words), ...needs, paymentNamed(title, facts, call, words)]
     .filter(unconditional).filter((sentence) => !said.includes(sentence));
   const bookedWith = appointment?.bookedWith ? [`(${words.bookedWithLabel}: ${appointment.bookedWith})`] : [];
   const who = thirdParty ? roleOfThePersonNamed(said, call) : [];

@@ -41,14 +41,17 @@ export function buildActionItems(
   const ignoredInKeys = [...words.objectStopWords, ...parties.speakers.flatMap((speaker) => speaker.displayName.split(/\s+/))];
   // Third parties the call names ("our plumber Declan"): by any word of their name, they may take an action on.
   const byName = namedPersonCues([...new Set(call.flatMap((facts) => facts.names.flatMap((mention) => [mention.name, ...mention.name.split(/\s+/).filter((word) => /^\p{Lu}\p{Ll}+$/u.test(word))])))], words);
-  for (const facts of call) {
+  for (const [at, facts] of call.entries()) {
+    // "My colleague Raj in scheduling can. He'll ring you this afternoon": "he" is the third party just named.
+    const before = call[at - 1];
+    const afterAName = before !== undefined && before.sentence.segment.speakerId === facts.sentence.segment.speakerId && before.names.length > 0;
     // Two deeds of one promise, each on its own day ("email the plan tonight and ring the builder tomorrow"), are two actions.
     const daysIn = (part: ActionCue['part']) => facts.dates.filter((mention) => mention.date !== null && mention.index >= part.index && mention.index < part.index + part.text.length).map((mention) => mention.date);
     const onTheirOwnDays = (first: ActionCue['part'], second: ActionCue['part']) => {
       const [firstDays, secondDays] = [daysIn(first), daysIn(second)];
       return firstDays.length > 0 && secondDays.length > 0 && firstDays.every((day) => !secondDays.includes(day));
     };
-    const cues = findActionCues(facts.sentence, words, byName).flatMap((cue) => twoDeedsOf(cue, words, onTheirOwnDays));
+    const cues = findActionCues(facts.sentence, words, afterAName ? [...byName, words.thirdPartyPronouns] : byName).flatMap((cue) => twoDeedsOf(cue, words, onTheirOwnDays));
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
       if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;

@@ -110,6 +110,8 @@ export const englishActionWords: ActionWords = {
     /\b(?:can|could|shall|should) we\s+(?<clause>.+)/i,
   ],
   // "from our pharmacy team" may stand between the person and "will"; "I'll ask Dr. Patel to …" is the speaker's own promise.
+  // "my colleague Raj can. *He'll* ring you this afternoon": a third party the turn named, as "he" or "she".
+  thirdPartyPronouns: new RegExp(`^(?:(?:and|so|then)\\s+)?(?:he|she)(?:${A}ll| will| is going to)\\s+(?<clause>.+)`, 'i'),
   thirdParties: [new RegExp(`\\b${THIRD_PARTY}(?:\\s+from\\s+(?:the|our|your|their)(?:\\s+[\\p{L}-]+){1,3})?\\s+(?:will|is going to|${A}ll)\\s+(?<clause>.+)`, 'u')],
   namedPersonWill: `(?:will|is going to|${A}ll)`,
   // The condition opens the sentence (after at most one lead-in: "In the meantime, if …, please …"), not "let me know if …, and could you …".
@@ -309,6 +311,8 @@ export const englishActionWords: ActionWords = {
     // "An inspector will be out to assess it": the visit's purpose is the action.
     // "I'll be out to you for the survey": a visit to the other party.
     { pattern: /^be (out|over|round|around|along|up) (?=to (?:you|him|her|them|us)\b)/i, replacement: 'come $1 ' },
+    // "The engineer will be with you on Friday between eight and twelve": a visit.
+    { pattern: /^be with (you|him|her|them|us)\b/i, replacement: 'come out to $1' },
     { pattern: /^be (?:out|over|round|around|along|by|up) (?:to|and) (?=\p{L})/iu, replacement: '' },
     // "I'll be at Mum's on Saturday at eight to let Grace in", "I'll be home to sign for it": being there is for the deed.
     { pattern: /^be (?:at|in|home|there|here|back)\b[^.!?,]{0,40}?\s+to (?=\p{L})/iu, replacement: '' },
