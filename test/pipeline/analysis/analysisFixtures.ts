@@ -9,12 +9,18 @@ export const timeZone = 'Europe/London';
 
 /** A short call between Diane (the user) and Sheila (the contact) with a date, an amount, an email and a phone number. */
 export function contractCall(): Transcript {
+  return contractCallWith();
+}
+
+/** {@link contractCall} with `extraLines` said by Sheila before the goodbye. */
+export function contractCallWith(...extraLines: string[]): Transcript {
   const lines: [string, string][] = [
     ['A', 'Hi Sheila, this is Diane from Northwind Legal.'],
     ['B', 'Hello Diane. I looked at the contract, the fee of $12,500 is fine.'],
     ['A', 'Great. I will send the signed copy to sheila dot ross at acme dot com by Friday.'],
     ['B', 'Perfect. You can also call me on 555 0142 if anything comes up.'],
     ['A', 'Will do. Let us meet next Tuesday at 3 with my colleague Priya Shah.'],
+    ...extraLines.map((line): [string, string] => ['B', line]),
     ['B', 'Sounds good. Bye.'],
   ];
   const transcript = transcriptFromSegments({

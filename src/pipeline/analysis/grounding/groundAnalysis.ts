@@ -41,9 +41,14 @@ const phonePattern = /\+?\d[\d\s().-]{5,}\d/g;
 const isoDatePattern = /\b\d{4}-\d{2}-\d{2}\b/g;
 /** Numbers of two or more digits (single digits are too common to carry a fact), with thousands separators. */
 const numberPattern = /\d[\d,]*(?:\.\d+)?/g;
-/** A capitalised word: a name when it does not start a sentence. */
-const capitalisedWord = /[\p{Lu}][\p{L}'’-]*/gu;
+/**
+ * A capitalised word: a name when it does not start a sentence. A whole word only: the letters of
+ * a code said with digits ("1Z 999 AA1") are no name.
+ */
+const capitalisedWord = /(?<![\p{L}\p{N}])[\p{Lu}][\p{L}'’-]*(?![\p{L}\p{N}'’-])/gu;
 /** Capitalised words that are never names. */
+/** The fewest summary bullets a summary may have (the schema's 3 to 7, or none). */
+const MIN_SUMMARY_BULLETS = 3;
 const notNames = new Set(['i', "i'll", "i'm", "i've", "i'd", 'ok', 'okay']);
 
 /**
@@ -68,6 +73,11 @@ export function groundAnalysis(analysis: Analysis, corpus: GroundingCorpus): Gro
     remaining = findViolations(grounded, corpus);
   }
   if (violationsBefore.length > 0) grounded = { ...grounded, qualityWarnings: [...grounded.qualityWarnings, groundingWarning(violationsBefore)] };
+  // The schema's rule is 0 or 3 to 7 bullets: one or two left after the filter cannot pass for a summary.
+  const bullets = grounded.executiveSummaryBullets ?? [];
+  if (bullets.length > 0 && bullets.length < MIN_SUMMARY_BULLETS) {
+    grounded = { ...grounded, executiveSummaryBullets: [], qualityWarnings: [...grounded.qualityWarnings, `summary_bullets_dropped: ${bullets.length} left after grounding, fewer than ${MIN_SUMMARY_BULLETS}`] };
+  }
   return { analysis: grounded, violationsBefore, violationsAfter: remaining };
 }
 
@@ -138,7 +148,7 @@ function textViolations(text: string, corpus: GroundingCorpus): Omit<GroundingVi
     if (digits.length >= 2 && !isGroundedNumber(digits, corpus)) found.push({ kind: 'amount', value: number });
   }
   for (const name of namesIn(rest)) {
-    if (!corpus.words.has(name.toLowerCase())) found.push({ kind: 'name', value: name });
+    if (!corpus.words.has(name.toLowerCase()) && !isLettersOfACode(name, corpus)) found.push({ kind: 'name', value: name });
   }
   return found;
 }
@@ -153,6 +163,15 @@ function namesIn(text: string): string[] {
     if (!startsSentence && !notNames.has(word.toLowerCase())) names.push(word);
   }
   return names;
+}
+
+/** Whether a capitalised word is the letters of a code the call said with digits ("AA" of "AA1"), written apart from them. */
+function isLettersOfACode(word: string, corpus: GroundingCorpus): boolean {
+  const letters = word.toLowerCase();
+  for (const said of corpus.words) {
+    if (said.startsWith(letters) && /^\d/.test(said.slice(letters.length))) return true;
+  }
+  return false;
 }
 
 function isGroundedName(name: string, corpus: GroundingCorpus): boolean {

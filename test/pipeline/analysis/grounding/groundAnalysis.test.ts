@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { AnalysisSchema, type AnalysisActionItem } from '../../../../src/domain/analysis/analysisSchema.js';
 import { findViolations, groundAnalysis } from '../../../../src/pipeline/analysis/grounding/groundAnalysis.js';
 import { buildGroundingCorpus } from '../../../../src/pipeline/analysis/grounding/groundingCorpus.js';
-import { contractCall, emptyAnalysis, recordedAt, timeZone } from '../analysisFixtures.js';
+import { contractCall, contractCallWith, emptyAnalysis, recordedAt, timeZone } from '../analysisFixtures.js';
 
 const transcript = contractCall();
 const corpus = buildGroundingCorpus(transcript, { contactName: 'Sheila Ross', organization: 'Acme' }, recordedAt, timeZone);
@@ -74,7 +74,11 @@ describe('what the call does not support is removed, with a warning', () => {
 
   test('citations of segments or speakers that do not exist are removed; a key point left uncited is dropped', () => {
     const analysis = emptyAnalysis({
-      executiveSummaryBullets: [{ text: 'Fee accepted', category: 'agreement', importance: 'high', sourceSegmentIds: ['seg_0002', 'seg_0099'] }],
+      executiveSummaryBullets: [
+        { text: 'Fee accepted', category: 'agreement', importance: 'high', sourceSegmentIds: ['seg_0002', 'seg_0099'] },
+        { text: 'Signed copy by Friday', category: 'next_steps', importance: 'medium', sourceSegmentIds: ['seg_0003'] },
+        { text: 'Meeting next Tuesday', category: 'next_steps', importance: 'medium', sourceSegmentIds: ['seg_0005'] },
+      ],
       keyDiscussionPoints: [{ text: 'Fee', topic: 'fee', phase: 'middle', speakerId: 'spk_7', speakerLabel: null, speakerDisplayName: null, speakerRole: null, sourceSegmentIds: ['seg_0042'] }],
       commitments: [{ text: 'Diane will send the copy', speakerId: 'spk_9', dueDate: null, sourceSegmentIds: ['seg_0003'] }],
     });
@@ -84,6 +88,19 @@ describe('what the call does not support is removed, with a warning', () => {
     expect(grounded.analysis.commitments![0]!.speakerId).toBeNull();
     expect(grounded.violationsAfter).toEqual([]);
     expect(Value.Check(AnalysisSchema, grounded.analysis)).toBe(true);
+  });
+
+  test('one or two bullets left after the filter are no summary: none are kept, with a warning', () => {
+    const bullet = (text: string) => ({ text, category: 'context' as const, importance: 'medium' as const, sourceSegmentIds: ['seg_0002'] });
+    const grounded = groundAnalysis(emptyAnalysis({ executiveSummaryBullets: [bullet('The fee is $12,500'), bullet('Fee agreed with Sheila'), bullet('Marcus Webb will call')] }), corpus);
+    expect(grounded.analysis.executiveSummaryBullets).toEqual([]);
+    expect(grounded.analysis.qualityWarnings.some((warning) => warning.startsWith('summary_bullets_dropped'))).toBe(true);
+    expect(Value.Check(AnalysisSchema, grounded.analysis)).toBe(true);
+  });
+
+  test('the letters of a code said with digits ("1Z 999 AA1") are no name', () => {
+    const withCode = buildGroundingCorpus(contractCallWith('The tracking number is 1Z 999 AA1 0123.'), {}, recordedAt, timeZone);
+    expect(findViolations(emptyAnalysis({ executiveSummary: 'The tracking number is 1Z 999 AA 1 0123.' }), withCode)).toEqual([]);
   });
 
   test('an invented attendee is removed from a meeting; the grounded one stays', () => {

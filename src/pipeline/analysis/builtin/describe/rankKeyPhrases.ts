@@ -1,5 +1,5 @@
 import type { Conversation, Utterance } from './readConversation.js';
-import { isContentWord, keyOf } from './words.js';
+import { isContentWord, keyOf, namesASubject } from './words.js';
 
 /** A two-word phrase is a candidate when the call says it at least this many times ("damaged pallet" twice). */
 const minBigramOccurrences = 2;
@@ -32,7 +32,7 @@ export function rankKeyPhrases(
   const picked: Candidate[] = [];
   for (const candidate of candidates.sort((first, second) => second.weight - first.weight)) {
     if (picked.length >= count) break;
-    if (candidate.weight <= 0 || picked.some((other) => candidate.keys.every((key) => other.keys.includes(key)))) continue;
+    if (candidate.weight <= 0 || !candidate.keys.every(namesASubject) || picked.some((other) => candidate.keys.every((key) => other.keys.includes(key)))) continue;
     // A phrase absorbs its words picked before it.
     const absorbed = picked.filter((other) => other.keys.length === 1 && candidate.keys.includes(other.keys[0]!));
     picked.splice(0, picked.length, ...picked.filter((other) => !absorbed.includes(other)), candidate);

@@ -51,8 +51,8 @@ export function titleCall(
   const { contactName } = conversation;
   const counterpart = contactName ? `${type === 'voicemail' ? ' from' : ' with'} ${contactName}` : '';
   const typeTitle = `${titleLabels[type]}${counterpart}`;
-  // Topics the outcome already says ("appointment" before "appointment moved to …") are not said twice.
-  const subjects = callOutcome ? tags.filter((tag) => !callOutcome.statement.toLowerCase().includes(tag.toLowerCase())).slice(0, 2) : [];
+  // A topic the outcome opens with ("appointment" before "appointment moved to …") is not said twice.
+  const subjects = callOutcome ? tags.filter((tag) => !callOutcome.statement.toLowerCase().startsWith(tag.toLowerCase())).slice(0, 2) : [];
   const suggestedTitle = callOutcome
     ? clip(callOutcome.namesSubject ? upperFirst(callOutcome.statement) : `${subjects.length > 0 ? upperFirst(joinAsList(subjects)) : typeTitle}: ${callOutcome.statement}`, maxTitleChars)
     : callType !== null || contactName || topics ? clip(`${typeTitle}${topics ? `: ${topics}` : ''}`, maxTitleChars) : null;

@@ -12,8 +12,7 @@ const wordPattern = /[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu;
  * fillers and back-channels, generic verbs of talk, time words (dates are facts, not topics),
  * words that every phone call has ("call", "phone"), greetings and courtesies ("hiya", "my
  * pleasure"), titles before a name, units of money and months (an amount or a date is a fact, not
- * a topic), the channels a thing goes by ("email", "text") and words too vague to be a subject
- * ("number", "end", "change", "free", "due").
+ * a topic) and words too vague to be a subject ("end", "change", "free", "due").
  */
 const stopWords: ReadonlySet<string> = new Set(`
 a about above after again against all almost also am an and any anyone anything are aren't around as at be because been before
@@ -49,10 +48,21 @@ love lovely wonderful adorable funny fantastic brilliant amazing excellent fair 
 hiya cheers ta merry pleasure mind bad free due end pick change mr mrs ms miss dr sir madam
 pounds pound quid pence dollars dollar bucks cents euros euro rupees
 january february march april may june july august september october november december
-number email e-mail message text busy quarter
+busy quarter
 thirteenth fifteenth sixteenth seventeenth nineteenth twenty-first twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth
 twenty-seventh twenty-eighth twenty-ninth thirtieth thirty-first
 `.trim().split(/\s+/));
+
+/**
+ * Things an action may act on ("text the *number*", "send the *email* again") that say nothing of
+ * what a call is about: never a key phrase, though still words of the call.
+ */
+const noSubjectWords: ReadonlySet<string> = new Set(['number', 'email', 'e-mail', 'message', 'text']);
+
+/** Whether a word (a key, see {@link keyOf}) can name what a call is about: a content word that is not a channel or a number. */
+export function namesASubject(key: string): boolean {
+  return !noSubjectWords.has(key);
+}
 
 /**
  * An e-mail address or web address said aloud ("maria dot lopez at gmail dot com", "shieldhome
