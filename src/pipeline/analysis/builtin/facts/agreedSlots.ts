@@ -68,7 +68,7 @@ export function withAgreedSlots(
       actions = actions.filter((action) => !rest.includes(action));
       datedBySlot(first!, rest, slot, owner);
     } else if (owner && words.slotOffer.test(slot.facts.sentence.text) && !actions.some((action) => action.item.dueDate === slot.when.date)) {
-      actions.push(slotAction(slot, accepting, owner, { call, turns, parties, metadata, words }));
+      actions.push(slotAction(slot, accepting, owner, { call, parties, metadata, words }));
     }
   }
   return actions;
@@ -97,7 +97,6 @@ const ownerOf = (item: FoundAction['item']) => ({
 
 interface SlotContext {
   call: readonly SentenceFacts[];
-  turns: readonly Turn[];
   parties: CallParties;
   metadata: CallMetadata;
   words: ActionWords;

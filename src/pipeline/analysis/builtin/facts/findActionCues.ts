@@ -196,8 +196,7 @@ function firstCue(text: string, words: ActionWords, imperativePattern: RegExp, b
  * with any word but the lexicon's `notDeeds`.
  */
 function actionClause(said: string, words: ActionWords, fillers: RegExp, afterPromise: boolean): string | null {
-  let clause = withBaseVerb(said.trim().replace(fillers, '').replace(words.progressiveAuxiliary, ''), words);
-  clause = rewritten(clause, words);
+  const clause = rewritten(withBaseVerb(said.trim().replace(fillers, '').replace(words.progressiveAuxiliary, ''), words), words);
   if (words.courtesies.test(clause)) return null;
   const verb = leadingVerb(clause);
   if (verb === undefined) return null;
