@@ -1140,7 +1140,7 @@ export const everydayRound11Calls: AnalysisCall[] = [
       actionItems: [
         { titleKeywords: ['trailer'], intent: 'task', ownerRole: 'USER', dueDate: '2027-03-24' },
         { titleKeywords: ['code'], intent: 'message', ownerRole: 'CONTACT', dueDate: '2027-03-24', intentMetadata: { providerHint: 'sms' } },
-        { titleKeywords: ['return'], intent: 'task', ownerRole: 'USER', dueDate: '2027-03-28' },
+        { titleKeywords: ['trailer'], intent: 'task', ownerRole: 'USER', dueDate: '2027-03-28' },
         { titleKeywords: ['help'], intent: 'task', ownerRole: 'CONTACT', dueDate: '2027-03-24', conditional: true },
       ],
       headline: {
