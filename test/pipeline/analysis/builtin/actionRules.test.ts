@@ -3,6 +3,45 @@ import { describeConversation } from '../../../../src/pipeline/analysis/builtin/
 import { extractFacts, type ExtractedFacts } from '../../../../src/pipeline/analysis/builtin/extractFacts.js';
 import { callOf, itemTitled, type Turn } from './facts/factTestCalls.js';
 
+describe('round 11: things said before, days agreed without a time, and contingencies', () => {
+  test('"it" after sentences of its own turn that name no thing of its number is what the turn answered named', () => {
+    const deed = factsOf([['D', 'Can you email me the signed deed?'], ['S', "I'm afraid not, originals have to go by post. I'll post it to you tomorrow."]]);
+    expect(itemTitled(deed, /deed/)).toMatchObject({ intent: 'task', dueDate: '2026-03-05' });
+    // A noun ending in "ed" is no participle: the phrase runs on to it.
+    expect(titles(deed)).toEqual(['Post the signed deed to Diane']);
+    // "a bit short notice" is a quantity, not a thing "it" stands for.
+    const notice = factsOf([['D', "Tomorrow's a bit short notice, I'm away all day. What about Monday?"], ['S', 'Monday is fine. Can you drop it off at half eight?']]);
+    expect(titles(notice).some((title) => /notice/.test(title))).toBe(false);
+  });
+
+  test('a day offered without a time and taken is an appointment where the call names one, with the time the reply adds', () => {
+    const visit = factsOf([['S', 'Would Thursday morning work for the site visit?'], ['D', "I can't do Thursday. How about Friday?"], ['S', "Friday's fine. Let's say Friday at ten."]]);
+    expect(itemTitled(visit, /visit/i)).toMatchObject({ intent: 'meeting', dueDate: '2026-03-06', ownerDisplayName: 'Sheila' });
+    expect(itemTitled(visit, /visit/i).intentMetadata).toMatchObject({ proposedAt: '2026-03-06T10:00:00+00:00' });
+    const moved = factsOf([['D', 'I need to move our Friday meeting, something has come up.'], ['S', 'How about Monday at the same time?'], ['D', "Monday's perfect."]]);
+    expect(itemTitled(moved, /meeting/i)).toMatchObject({ intent: 'meeting', dueDate: '2026-03-09' });
+    // No appointment named: a day taken is no meeting of its own.
+    expect(factsOf([['D', 'How about Friday?'], ['S', 'Friday is fine.']]).actionItems).toEqual([]);
+    // A promise under a condition is not dated by the day agreed.
+    const conditional = factsOf([['S', 'Shall we say Thursday the third?'], ['D', "Yes. And if he ends up in hospital that day, I'll call you to move it."]]);
+    expect(itemTitled(conditional, /^Call/).dueDate).toBeNull();
+  });
+
+  test('a promise or request on something going wrong or changing is a contingency, no action', () => {
+    expect(factsOf([['D', 'So we should be all set for next week?'], ['S', "Yes. If there's any problem, I'll let you know."]]).actionItems).toEqual([]);
+    expect(factsOf([['D', "The portal's still not letting me log in."], ['S', "IT are looking at it. If it's not fixed by Thursday, I'll escalate it."]]).actionItems).toEqual([]);
+    expect(factsOf([['S', "I'll call you back if anything changes."]]).actionItems).toEqual([]);
+    expect(factsOf([['S', 'Give us a ring if you have any questions.']]).actionItems).toEqual([]);
+    // Only the part under the condition: the promise before it stands.
+    expect(titles(factsOf([['S', "I'll send the form today, and if there are any problems, give me a ring."]]))).toEqual(['Send the form']);
+  });
+
+  test('"If it comes in, I\'ll ring you straight away": the title names what is waited for, and "straight away" is no due date', () => {
+    const facts = factsOf([['D', 'Any news on the part?'], ['S', "Not yet. If it comes in, I'll ring you straight away."]]);
+    expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([['Call Diane if the part comes in', 'call', null]]);
+  });
+});
+
 /** The call is on Wednesday 4 March 2026 in London; Diane (D) is the user, Sheila (S) the contact. */
 const factsOf = (turns: Turn[]) => extractFacts(callOf(turns));
 const titles = (facts: ExtractedFacts) => facts.actionItems.map((item) => item.title);

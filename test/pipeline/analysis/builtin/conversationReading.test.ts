@@ -211,13 +211,17 @@ describe('"it" in an action is the thing the call keeps talking about', () => {
     expect(itemTitled(facts, /^Pay the bill\b/).dueDate).toBe('2026-12-15');
   });
 
-  test('a date or a person is no antecedent; a noun said once is one only at the start of the answer to its turn', () => {
+  test('a date or a person is no antecedent; a noun said once is one only in the answer to its turn', () => {
     const facts = factsOf([['S', "So that's the fifteenth with the nurse."], ['D', "I'll write it down."]]);
     expect(titles(facts)).toEqual(['Write it down']);
     const answered = factsOf([['S', 'Your next visit is on the fifteenth with the nurse.'], ['D', "I'll write it down."]]);
     expect(titles(answered)).toEqual(['Write the next visit down']);
+    // Sentences of the answer before it that name no thing leave the answered turn's thing standing.
     const later = factsOf([['S', 'Your next visit is on the fifteenth with the nurse.'], ['D', 'Thanks for calling about that, that is really helpful of you.'], ['D', "I'll write it down."]]);
-    expect(titles(later)).toEqual(['Write it down']);
+    expect(titles(later)).toEqual(['Write the next visit down']);
+    // A turn in between is what the answer answers.
+    const afterAnotherTurn = factsOf([['S', 'Your next visit is on the fifteenth with the nurse.'], ['D', 'Thanks.'], ['S', 'Anything else I can help with?'], ['D', "No. I'll write it down."]]);
+    expect(titles(afterAnotherTurn)).toEqual(['Write it down']);
   });
 });
 

@@ -57,6 +57,12 @@ export interface ActionWords {
    * deadline still is: "if it hasn't come in by then, I'll ring you").
    */
   conditionOpener: RegExp;
+  /**
+   * A condition on something going wrong or changing ("if there are any problems", "if anything
+   * changes", "if it's not fixed by Thursday"): what is promised or asked under it is a
+   * contingency, not an action item (the issue allows a conditional promise to be dropped).
+   */
+  contingency: RegExp;
   /** Joins two steps of one action, each with its day ("sign it tonight *and* send it in tomorrow"): the action is due with the last. */
   stepJoiner: RegExp;
   /** Verbs of an errand done for what follows it ("*go* to the branch and ask for a new card"): one action with the deed after "and". */
@@ -264,6 +270,8 @@ export interface ActionWords {
   visitAtATime: RegExp;
   /** Words that open a noun phrase "it" can stand for ("the", "your", "this"). */
   antecedentDeterminers: readonly string[];
+  /** Words of quantity after a determiner, which open no noun phrase ("a *bit* short notice", "a *lot* of paperwork"). */
+  quantityWords: readonly string[];
   /** Heads of noun phrases that name people, teams, places or times rather than a thing to be paid, signed or sent. */
   notThings: ReadonlySet<string>;
   /**
@@ -288,6 +296,12 @@ export interface ActionWords {
    * as *they* arrive", "ring you when *it*'s ready"): `pronoun` takes the thing named just before.
    */
   awaitedThing: RegExp;
+  /**
+   * A condition opening the sentence that waits for a thing said as a pronoun ("If it comes in,
+   * I'll ring you straight away"): `event` is kept in the title after the promise ("Call Diane if
+   * the part comes in"), so the title says what the call waits for.
+   */
+  awaitedCondition: RegExp;
   /** Verbs (word starts) that say a booking was moved rather than made ("move", "reschedul"): the headline says "moved to". */
   movedVerbs: readonly string[];
   /** Appointment nouns that say no more than that there is one ("appointment", "visit"): a headline names its subject before them. */

@@ -51,24 +51,28 @@ export function withAgreedSlots(
   const turnOfSegment = new Map(turns.flatMap((turn, index) => turn.sentences.map((facts) => [facts.sentence.segment.id, index] as const)));
   const slots = slotsOffered(turns, words, callDate);
   let actions = found.map((action) => ({ ...action, item: { ...action.item } }));
-  for (const slot of slots) {
-    const reply = turns[slot.turn + 1];
-    const bookedInTurn = turns[slot.turn]!.sentences.some((facts) => facts.sentence.segmentIndex >= slot.facts.sentence.segmentIndex && words.slotBookedOnTheLine.test(facts.sentence.text));
-    const accepting = reply ? acceptingSentence(reply, slot, words) : null;
+  for (const offered of slots) {
+    const reply = turns[offered.turn + 1];
+    const bookedInTurn = turns[offered.turn]!.sentences.some((facts) => facts.sentence.segmentIndex >= offered.facts.sentence.segmentIndex && words.slotBookedOnTheLine.test(facts.sentence.text));
+    const accepting = reply ? acceptingSentence(reply, offered, words) : null;
     if (!bookedInTurn && !accepting) continue;
+    const slot = reply && accepting ? withTimeOfTheReply(offered, reply) : offered;
     const inExchange = actions.filter((action) => action.item.sourceSegmentIds.some((id) => {
       const turn = turnOfSegment.get(id);
       return turn !== undefined && turn >= slot.turn - 1 && turn <= slot.turn + 2;
     }));
     if (inExchange.some((action) => action.item.dueDate !== null)) continue;
     const owner = parties.speaker(diaryHolder(slot, slots, turns));
-    const undated = inExchange.filter((action) => MEETING_INTENTS.has(action.item.intent) || action.item.ownerSpeakerId === null);
+    // A promise under a condition ("And if he ends up in hospital that day, I'll call you") is not the agreed time's.
+    const undated = inExchange.filter((action) => (MEETING_INTENTS.has(action.item.intent) || action.item.ownerSpeakerId === null) && !words.conditionAnywhere.test(action.said));
     if (undated.length > 0) {
       const [first, ...rest] = undated;
       actions = actions.filter((action) => !rest.includes(action));
       datedBySlot(first!, rest, slot, owner);
-    } else if (owner && words.slotOffer.test(slot.facts.sentence.text) && !actions.some((action) => action.item.dueDate === slot.when.date)) {
-      actions.push(slotAction(slot, accepting, owner, { call, parties, metadata, words }));
+    } else if (owner && words.slotOffer.test(offered.facts.sentence.text) && !actions.some((action) => action.item.dueDate === slot.when.date)) {
+      // A day without a time makes an appointment only where the call names one ("the site visit").
+      const noun = appointmentNounBefore(slot, accepting, call, words);
+      if (slot.when.dateTime !== null || noun !== null) actions.push(slotAction(slot, accepting, owner, noun ?? words.agreedSlotNoun, { call, parties, metadata, words }));
     }
   }
   return actions;
@@ -125,7 +129,10 @@ function slotsOffered(turns: readonly Turn[], words: ActionWords, callDate: stri
       const text = facts.sentence.text;
       if (words.slotTurnedDown.test(text) || words.refusal.test(text) || words.timeWindow.test(text)) continue;
       if (!facts.sentence.isQuestion && !words.slotSaidByAParty.test(text)) continue;
-      const when = facts.dates.findLast((mention) => mention.dateTime !== null && mention.date !== null && mention.date >= callDate && !mention.isDeadline);
+      const ahead = (mention: DateMention) => mention.date !== null && mention.date >= callDate && !mention.isDeadline;
+      // A day without a time is a slot only when offered in so many words ("How about Friday?").
+      const when = facts.dates.findLast((mention) => mention.dateTime !== null && ahead(mention))
+        ?? (words.slotOffer.test(text) ? facts.dates.findLast((mention) => ahead(mention) && !mention.isVague) : undefined);
       if (when) {
         slots.push({ turn: index, when, facts });
         return;
@@ -140,7 +147,8 @@ function acceptingSentence(reply: Turn, slot: Slot, words: ActionWords): Sentenc
   for (const facts of reply.sentences.slice(0, REPLY_SENTENCES)) {
     const text = facts.sentence.text;
     if (words.slotTurnedDown.test(text) || words.refusal.test(text)) return null;
-    const saysItBack = facts.dates.some((mention) => mention.date === slot.when.date && mention.time === slot.when.time);
+    // A day offered without a time is taken with one too ("How about Friday?" – "Friday at ten's fine").
+    const saysItBack = facts.dates.some((mention) => mention.date === slot.when.date && (mention.time === slot.when.time || slot.when.time === null));
     if (saysItBack && !facts.sentence.isQuestion) return facts;
     if (words.acceptance.test(text)) return facts;
     // Another day and time said back is a counter-proposal, not an acceptance.
@@ -160,9 +168,8 @@ function diaryHolder(slot: Slot, slots: readonly Slot[], turns: readonly Turn[])
   return turns[first.turn]!.speakerId;
 }
 
-function slotAction(slot: Slot, accepting: SentenceFacts | null, owner: Speaker, context: SlotContext): FoundAction {
+function slotAction(slot: Slot, accepting: SentenceFacts | null, owner: Speaker, noun: string, context: SlotContext): FoundAction {
   const { call, parties, metadata, words } = context;
-  const noun = appointmentNounBefore(slot, accepting, call, words);
   const title = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}: ${slot.when.text}`;
   const said = [slot.facts, ...(accepting ? [accepting] : [])].map((facts) => facts.sentence.text).join(' – ');
   return {
@@ -185,13 +192,24 @@ function slotAction(slot: Slot, accepting: SentenceFacts | null, owner: Speaker,
   };
 }
 
-/** The latest appointment noun said up to the acceptance ("my check-up", "the viewing"), else the lexicon's word for one. */
-function appointmentNounBefore(slot: Slot, accepting: SentenceFacts | null, call: readonly SentenceFacts[], words: ActionWords): string {
+/** The latest appointment noun said up to the acceptance ("my check-up", "the viewing"); null when the call has said none. */
+function appointmentNounBefore(slot: Slot, accepting: SentenceFacts | null, call: readonly SentenceFacts[], words: ActionWords): string | null {
   const pattern = new RegExp(`\\b(${anyOfWords(words.appointmentNouns)})s?\\b`, 'i');
   const last = call.indexOf(accepting ?? slot.facts);
   for (const facts of call.slice(0, last + 1).reverse()) {
     const noun = pattern.exec(facts.sentence.text)?.[1];
     if (noun) return noun.toLowerCase();
   }
-  return words.agreedSlotNoun;
+  return null;
+}
+
+/**
+ * A day offered without a time, with the time the reply gives it ("How about Friday?" – "Friday's
+ * fine. Let's say ten o'clock." is Friday at ten); the slot as offered when the reply says no time
+ * on that day.
+ */
+function withTimeOfTheReply(slot: Slot, reply: Turn): Slot {
+  if (slot.when.time !== null) return slot;
+  const timed = reply.sentences.flatMap((facts) => facts.dates).find((mention) => mention.date === slot.when.date && mention.dateTime !== null);
+  return timed ? { ...slot, when: { ...slot.when, time: timed.time, dateTime: timed.dateTime, text: timed.text } } : slot;
 }

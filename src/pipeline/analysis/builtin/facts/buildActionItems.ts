@@ -119,7 +119,9 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const when = agreed?.when ?? said;
   // "I'll come and get her, I'll be there in about half an hour": the sentence's one action is due when it says.
   const dueWhen = cuesInSentence === 1 ? facts.sentence.text : cue.part.text;
-  const dueToday = words.immediacy.test(dueWhen) || words.laterToday.test(dueWhen);
+  // "If it comes in, I'll ring you straight away": straight away once the condition holds, not today.
+  const afterACondition = cue.part.index > 0 && words.conditionOpener.test(facts.sentence.text);
+  const dueToday = !afterACondition && (words.immediacy.test(dueWhen) || words.laterToday.test(dueWhen));
   const dueDate = when?.date ?? (dueToday ? context.callDate : null)
     ?? dayOfATimeSaidAlone(cue, facts, context.call, context.callDate)
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null)
@@ -141,13 +143,16 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
     ownerIsSpeaker: owner === speaker,
     ownerIsAddressee: owner !== null && owner === addressee,
   }, words);
+  // "If it comes in, I'll ring you straight away": the title says what the promise waits for (its "it" named below).
+  const awaited = cue.kind === 'commitment' ? words.awaitedCondition.exec(facts.sentence.text) : null;
+  const titleWaiting = awaited && cue.part.index >= awaited[0].length ? `${titleAsSaid} ${awaited.groups!.event!.toLowerCase()}` : titleAsSaid;
   const booked = intent === 'meeting' && !slotted && words.slotVerbs.test(cue.clause);
   // "I'll book the tech for Tuesday, between noon and four": a visit in a window, titled by the job it is for.
   const visitBooked = intent === 'task' && Boolean(window) && words.bookingVerb.test(cue.clause);
   const named = withPersonNamed(withRoles(slotted ? appointmentTitle(titleAsSaid, cue, facts, context.call, words)
     : booked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.meetingNouns, words.appointmentNouns)
       : visitBooked ? withWhatIsBooked(titleAsSaid, cue, facts, context.call, words, words.visitNouns, words.visitNouns)
-        : withAwaitedThing(withAntecedent(titleAsSaid, facts, context.call, words), facts, context.call, words), context.call), facts, context.call, parties, words);
+        : withAwaitedThing(withAntecedent(titleWaiting, facts, context.call, words), facts, context.call, words), context.call), facts, context.call, parties, words);
   const title = intent === 'meeting' ? withNeedNamed(named, facts, context.call, words) : named;
   const sentence = facts.sentence.text;
   const priority = words.priority.high.test(sentence) ? 'high' : words.priority.low.test(sentence) ? 'low' : 'medium';
@@ -539,9 +544,21 @@ function thingAskedWithTheVerb(verb: string, facts: SentenceFacts, call: readonl
   return undefined;
 }
 
-/** The last thing (of the number asked for) the other party's turn just before named, when `facts` opens its own turn; undefined otherwise. */
+/**
+ * The last thing (of the number asked for) the other party's turn just before named, when `facts`
+ * opens its own turn, or when what its own turn said before it names no thing of that number
+ * ("Can you email me the signed deed?" – "I'm afraid not, originals have to go by post. I'll post
+ * it to you tomorrow": the deed); undefined otherwise.
+ */
 function lastThingOfTheTurnAnswered(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, matchesNumber: (phrase: string[]) => boolean): string[] | undefined {
-  return turnAnswered(facts, call, words.acceptance).flatMap((other) => thingsNamed(other, words)).filter(matchesNumber).at(-1);
+  const lastOf = (turn: readonly SentenceFacts[]) => turn.flatMap((other) => thingsNamed(other, words)).filter(matchesNumber).at(-1);
+  const answered = turnAnswered(facts, call, words.acceptance);
+  if (answered.length > 0) return lastOf(answered);
+  const ownTurn = turnAround(facts, call);
+  const saidBefore = ownTurn.slice(0, ownTurn.indexOf(facts));
+  if (lastOf(saidBefore)) return undefined;
+  const before = call[call.indexOf(ownTurn[0]!) - 1];
+  return before ? lastOf(turnAround(before, call)) : undefined;
 }
 
 /**

@@ -67,6 +67,8 @@ export function findActionCues(sentence: Sentence, words: ActionWords, byName: r
     if (match.kind === 'commitment' && !match.offered && sentence.isQuestion && words.questionOpener.test(sentence.text)) continue;
     if (match.offered && !match.proposal && words.notOffered.includes(leadingVerb(match.clause) ?? '')) continue;
     if (match.kind === 'commitment' && words.conditionLead.test(part.text.slice(0, match.start))) continue;
+    // "If there's any problem, I'll let you know": a contingency, not a promise.
+    if ((match.kind === 'commitment' || match.kind === 'request') && underAContingency(sentence.text, part.index + match.start, words)) continue;
     const before = sentence.text.slice(0, part.index + match.start);
     if ((match.kind === 'request' || match.kind === 'joint') && words.condition.test(before)) continue;
     if (match.kind === 'commitment' && /\blet me\s*$/i.test(part.text.slice(0, match.clauseStart)) && words.inCall.test(match.clause.trim().replace(/[.!?]+$/, ''))) continue;
@@ -153,6 +155,21 @@ const compiledPatterns = oncePer((words: ActionWords): CompiledPatterns => {
 });
 
 /** The sentence cut where a new clause with its own subject or cue starts. */
+/** Where a sentence's clauses joined by ", and" (", but", ", so") start: "I'll send the form today, and if there are any problems, give me a ring" is two. */
+const JOINED_CLAUSE = /,\s*(?:and|but|so)\s+/gi;
+
+/**
+ * Whether the cue at `start` is said under a contingency (`ActionWords.contingency`): one in the
+ * clause that holds it, before or after it ("If there's any problem, I'll let you know", "I'll
+ * call you back if anything changes"), not one in another clause of the sentence.
+ */
+function underAContingency(sentence: string, start: number, words: ActionWords): boolean {
+  const starts = [0, ...[...sentence.matchAll(JOINED_CLAUSE)].map((joint) => joint.index + joint[0].length)];
+  const from = starts.findLast((at) => at <= start) ?? 0;
+  const to = starts.find((at) => at > start) ?? sentence.length;
+  return words.contingency.test(sentence.slice(from, to));
+}
+
 function partsOf(text: string, splitter: RegExp): { index: number; text: string }[] {
   const parts: { index: number; text: string }[] = [];
   let start = 0;

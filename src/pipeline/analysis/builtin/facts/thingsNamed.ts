@@ -21,6 +21,8 @@ export function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = fal
   tokens.forEach((token, index) => {
     // A possessive opens a noun phrase too: "Jayden's permission slip".
     if (!words.antecedentDeterminers.includes(token.toLowerCase()) && !/^\p{Lu}\p{Ll}+'s$/u.test(token)) return;
+    // "a bit short notice", "a lot of forms": a quantity, no thing.
+    if (words.quantityWords.includes((tokens[index + 1] ?? '').toLowerCase())) return;
     const phrase: string[] = [];
     for (const next of tokens.slice(index + 1, index + 1 + MAX_PHRASE_WORDS)) {
       // "your sofa's arrived": the thing, its "'s" (is, has) left out.

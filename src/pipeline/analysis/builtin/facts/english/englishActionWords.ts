@@ -127,6 +127,14 @@ export const englishActionWords: ActionWords = {
   hedgedLead: /\b(?:maybe|perhaps)\b[^.!?]*$|\bI (?:might|may)(?: just)?\s+$/i,
   errandVerbs: ['go', 'come', 'pop', 'nip', 'swing', 'head', 'stop', 'run', 'get'],
   stepJoiner: /\b(?:and|and then|then)\s+(?!I\b|we\b)[a-z]+\b/i,
+  contingency: new RegExp(
+    `\\b(?:if|in case|should)\\s+(?:there${A}?s|there (?:is|are|were))\\s+(?:any|a)\\s+(?:problems?|issues?|changes?|delays?|hiccups?|trouble|questions?)\\b`
+    + `|\\b(?:if|in case|should)\\s+(?:anything|something)\\s+(?:else\\s+)?(?:changes?|comes? up|crops? up|goes wrong|happens)\\b`
+    + `|\\b(?:if|in case)\\s+(?:it|that|this|they)(?:${A}s|${A}re| is| are)\\s+(?:still\\s+)?not\\s+(?:fixed|sorted|resolved|working|better)\\b`
+    + `|\\b(?:if|in case)\\s+(?:it|that|this)\\s+(?:doesn${A}t|does not|still doesn${A}t)\\s+(?:work|help|fix)\\b`
+    + `|\\b(?:if|in case)\\s+you\\s+(?:have|get|need)\\s+(?:any|anything)\\b`,
+    'i',
+  ),
   conditionOpener: /^\s*(?:(?:and|but|so|or|oh|well|um|uh|er|erm)[,\s]+)*(?:if|unless|in case|whenever|even if)\b/i,
   advice: /\b(?:you (?:could|might|may) (?:always |also )?(?:try|want to|like to|wish to)|it(?:['’]s| is| might be| may be| would be) (?:worth|best to|a good idea to)|I(?:['’]d| would) (?:suggest|recommend|advise))\b/i,
   inCall: /^(?:just\s+)?(?:look(?:\s+(?:up|at)\b|\s*$)|find\b|see\b|(?:have|take) a (?:quick )?look\b|pull up\b|bring up\b|read (?:that|it|them|this) back\b)/i,
@@ -165,7 +173,8 @@ export const englishActionWords: ActionWords = {
     demonstrativeFollowers: /\s*$|[.,;!?]|\s+(?:to|by|on|in|over|back|off|out|up|for|at|with|before|after|today|tonight|tomorrow|now|then|later|first)\b/i,
   },
   anaphors: ['it', 'that', 'this', 'them', 'those', 'these', 'both', 'something', 'everything'],
-  resultParticiple: /^(?:\p{L}+ed|made|done|ready|built|sent|fitted|written|seen)$/u,
+  // Nouns that end in "ed" are none ("the signed deed", "the flower bed").
+  resultParticiple: /^(?!(?:deed|need|seed|feed|speed|weed|tweed|creed|breed|bed|shed|sled|hundred)s?$)(?:\p{L}+ed|made|done|ready|built|sent|fitted|written|seen)$/u,
   genericVerbs: ['send', 'put', 'get', 'give', 'do', 'write', 'make', 'pass', 'hand', 'drop', 'bring', 'forward', 'have'],
   verbs: [
     'add', 'approve', 'arrange', 'ask', 'book', 'bring', 'buy', 'calculate', 'call', 'cancel', 'cc', 'chase', 'check',
@@ -384,13 +393,15 @@ export const englishActionWords: ActionWords = {
     'replacement', 'safety check', 'check-up', 'measure-up', 'assessment', 'visit',
   ],
   meetingIntentNoun: /\b(?:meeting|appointment|session|interview|consultation|conference|demo|zoom|teams|google meet|video call|conference call)\b/i,
-  antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'our', 'his', 'her', 'their', 'this', 'that'],
+  antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'our', 'his', 'her', 'their', 'this', 'that', 'these', 'those'],
+  quantityWords: ['bit', 'lot', 'little', 'couple', 'few', 'while', 'minute', 'second', 'moment'],
   notThings: new Set([
     ...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
     'way', 'end', 'moment', 'date', 'time', 'day', 'week', 'month', 'morning', 'afternoon', 'evening', 'bus', 'car', 'house', 'home',
   ]),
   laterStepAnaphor: /\b(?<verb>[a-z]+) (?:it|them)(?: all)?(?: (?<particle>up|out|in|back|off|over|down))?\b/gi,
-  awaitedThing: /\b(?:when|once|as soon as|the minute|the moment)\s+(?<pronoun>it|they)(?=\s+(?:arrives?|comes?|come in|comes in|gets?|get in|gets in|lands?|is|are|'s|'re|’s|’re|turns? up|shows? up)\b|['’](?:s|re)\b)/i,
+  awaitedThing: /\b(?:when|once|as soon as|the minute|the moment|if)\s+(?<pronoun>it|they)(?=\s+(?:arrives?|comes?|come in|comes in|gets?|get in|gets in|lands?|is|are|'s|'re|’s|’re|turns? up|shows? up)\b|['’](?:s|re)\b)/i,
+  awaitedCondition: /^\s*(?:(?:and|but|so|oh|well)[,\s]+)*(?<event>(?:if|when|once|as soon as)\s+(?:it|they)(?:\s+(?:arrives?|comes? in|comes? back|gets? in|lands?|turns? up|shows? up|is (?:ready|in|back)|are (?:ready|in|back))|['’](?:s|re) (?:ready|in|back)))\s*,/i,
   ellipticalThing: /\b(?:the|a|an|another) (?:replacement|spare)(?=$|\s+(?:for|to|by|from|with|on|at|in|today|tomorrow|now)\b)/i,
   oneAnaphor: /^(?<verb>\S+)\s+(?:(?<determiner>the|a|an|another|this|that|your|my|our|his|her|their)\s+(?:(?<modifier>\p{Ll}+)\s+)?)?one(?=\s*$|[.,;!?]|\s+(?:to|into|by|on|in|over|back|off|out|up|for|at|with|before|after|today|tonight|tomorrow|now|then|later|first|when|as)\b)/iu,
   objectAffinities: {
