@@ -42,6 +42,32 @@ describe('round 11: things said before, days agreed without a time, and continge
   });
 });
 
+describe('round 11: steps, refusals and deeds said again', () => {
+  test('"I\'ll have to ask my manager. I\'ll let you know by Friday" is one action, due Friday', () => {
+    const facts = factsOf([['D', 'Could you extend the deadline to the end of the month?'], ['S', "I'll have to ask my manager. I'll let you know by Friday."]]);
+    expect(facts.actionItems.map((item) => [item.title, item.ownerDisplayName, item.dueDate])).toEqual([['Ask my manager and let Diane know', 'Sheila', '2026-03-06']]);
+  });
+
+  test('"I\'m not able to do that" turns a request down; the asker\'s "I\'ll do that tonight" is then their own deed', () => {
+    const facts = factsOf([
+      ['D', 'Can you update my direct debit details?'],
+      ['S', "I'm not able to do that from here, you'll have to do it through the online portal."],
+      ['D', "Right, I'll do that tonight then."],
+    ]);
+    expect(facts.actionItems.map((item) => [item.title, item.ownerDisplayName, item.dueDate])).toEqual([['Update my direct debit details', 'Diane', '2026-03-04']]);
+    // "I'll do that" answering the other party's request is that request, taken on.
+    const answered = factsOf([['D', 'Could you clear out the cabinet under the sink before he comes?'], ['S', "Yep, I'll do that tonight."]]);
+    expect(answered.actionItems.map((item) => [item.title, item.ownerDisplayName])).toEqual([['Clear out the cabinet under the sink before he comes', 'Sheila']]);
+    // With no deed said before, it is none.
+    expect(factsOf([['S', 'Thanks for ringing.'], ['D', "I'll do that tonight."]]).actionItems).toEqual([]);
+  });
+
+  test('an action waiting for a thing is due the day the call says the thing comes, and the thing ends before its verb', () => {
+    const facts = factsOf([['S', 'The new stock arrives on the 12th.'], ['D', "Could you email me as soon as it's in?"], ['S', 'Will do.']]);
+    expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([["Email Diane as soon as the new stock's in", 'email', '2026-03-12']]);
+  });
+});
+
 /** The call is on Wednesday 4 March 2026 in London; Diane (D) is the user, Sheila (S) the contact. */
 const factsOf = (turns: Turn[]) => extractFacts(callOf(turns));
 const titles = (facts: ExtractedFacts) => facts.actionItems.map((item) => item.title);

@@ -270,6 +270,14 @@ export interface ActionWords {
   visitAtATime: RegExp;
   /** Words that open a noun phrase "it" can stand for ("the", "your", "this"). */
   antecedentDeterminers: readonly string[];
+  /** A title that finds something out from someone ("Ask my manager", "Check with the warehouse"): a later report back is its end. */
+  consultStep: RegExp;
+  /** A title that reports back to the other party ("Let Diane know", "Get back to Diane"). */
+  reportBack: RegExp;
+  /** A deed said as a pronoun ("do that", "do it"): the deed asked or promised before. */
+  deedAnaphor: RegExp;
+  /** Verbs said of a thing ("the new stock *arrives* on the 12th"): a noun phrase ends before them. */
+  thingVerbs: readonly string[];
   /** Words of quantity after a determiner, which open no noun phrase ("a *bit* short notice", "a *lot* of paperwork"). */
   quantityWords: readonly string[];
   /** Heads of noun phrases that name people, teams, places or times rather than a thing to be paid, signed or sent. */

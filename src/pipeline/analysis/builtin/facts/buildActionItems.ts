@@ -55,6 +55,8 @@ export function buildActionItems(
     for (const cue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
       if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;
+      // "I'll do that" with no deed of the speaker's own before it: merged into what the other party asked, or nothing.
+      if (words.deedAnaphor.test(cue.clause) && withDeedNamed(cue, facts, call, words) === cue.clause) continue;
       const { titleAsSaid, ...action } = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
       // "I'll stick with what I have", "I'll grab an Uber": a verb outside the lexicon makes an action only done on a day said.
       if (cue.verbByGrammar && action.item.dueDate === null) continue;
@@ -70,6 +72,8 @@ export function buildActionItems(
         pointsBack: objectWordsOf(action.item.title, words).pointsBack,
         acceptsTurnAt: acceptedTurn(facts, call, words),
         slots: words.slotVerbs.test(cue.clause),
+        consults: words.consultStep.test(action.item.title),
+        reportsBack: words.reportBack.test(action.item.title),
       });
     }
   }
@@ -124,6 +128,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   const dueToday = !afterACondition && (words.immediacy.test(dueWhen) || words.laterToday.test(dueWhen));
   const dueDate = when?.date ?? (dueToday ? context.callDate : null)
     ?? dayOfATimeSaidAlone(cue, facts, context.call, context.callDate)
+    ?? (afterACondition ? null : dayTheAwaitedThingComes(cue.clause, facts, context.call, words, context.callDate))
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null)
     ?? (words.thenAtTheEnd.test(cue.part.text) && facts.dates.length === 0 ? daySaidInTheTurnBefore(facts, context.call) : null);
   // "right after we hang up", "by end of day" say when, like a date: the due date carries it, the title need not.
@@ -136,7 +141,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   ].filter((said) => !window?.includes(said.toLowerCase()));
   // "book the tech for Tuesday the twelfth, between noon and four": the window said after a comma
   // still belongs to the action (the title is cut at commas).
-  const clauseForTitle = window ? cue.clause.replace(new RegExp(`,\\s*(${words.timeWindow.source})(?:\\s*,)?`, 'i'), ' $1') : cue.clause;
+  const clauseForTitle = window ? withDeedNamed(cue, facts, context.call, words).replace(new RegExp(`,\\s*(${words.timeWindow.source})(?:\\s*,)?`, 'i'), ' $1') : withDeedNamed(cue, facts, context.call, words);
   const titleAsSaid = actionTitle(clauseForTitle, removable, {
     speakerName: speaker.displayName,
     addresseeName: addressee?.displayName ?? null,
@@ -612,6 +617,46 @@ function withAwaitedThing(title: string, facts: SentenceFacts, call: readonly Se
     return `${title.slice(0, start)}the ${phrase.join(' ')}${rest}`;
   }
   return title;
+}
+
+/**
+ * "Can you update my direct debit details?" – "I'm not able to do that from here, …" – "Right,
+ * I'll do that tonight then": "do that" (it, this) is the deed last asked or promised in the few
+ * sentences before, when the speaker said it; the clause as said when the other party did (a
+ * request taken on) or nobody did.
+ */
+function withDeedNamed(cue: ActionCue, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords): string {
+  const doThat = words.deedAnaphor.exec(cue.clause);
+  if (!doThat) return cue.clause;
+  const at = call.indexOf(facts);
+  for (const earlier of call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at).reverse()) {
+    const deed = findActionCues(earlier.sentence, words).find((other) => !words.deedAnaphor.test(other.clause));
+    if (!deed) continue;
+    // "Could you clear out the cabinet?" – "Yep, I'll do that Tuesday night": the other party's request, taken on (merged with it).
+    if (earlier.sentence.segment.speakerId !== facts.sentence.segment.speakerId) return cue.clause;
+    const end = words.clauseEnd.exec(deed.clause);
+    const said = (end && end.index > 0 ? deed.clause.slice(0, end.index) : deed.clause).replace(/[.!?]+$/, '');
+    return `${said}${cue.clause.slice(doThat[0].length)}`;
+  }
+  return cue.clause;
+}
+
+/**
+ * "The new stock arrives on the 12th." – "Could you email me as soon as it's in?": an action that
+ * waits for a thing said as a pronoun is due the day the nearest of the few sentences before says
+ * that thing comes (a day from the call's on, no deadline); null when none says one.
+ */
+function dayTheAwaitedThingComes(clause: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, callDate: string): string | null {
+  const awaited = words.awaitedThing.exec(clause);
+  if (!awaited) return null;
+  const plural = awaited.groups!.pronoun!.toLowerCase() === 'they';
+  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  const at = call.indexOf(facts);
+  for (const earlier of call.slice(Math.max(0, at - AWAITED_THING_LOOK_BACK), at).reverse()) {
+    if (!thingsNamed(earlier, words, plural).some(matchesNumber)) continue;
+    return earlier.dates.find((mention) => mention.date !== null && mention.date >= callDate && !mention.isDeadline)?.date ?? null;
+  }
+  return null;
 }
 
 /**

@@ -214,6 +214,8 @@ function firstCue(text: string, words: ActionWords, imperativePattern: RegExp, b
  */
 function actionClause(said: string, words: ActionWords, fillers: RegExp, afterPromise: boolean): string | null {
   const clause = rewritten(withBaseVerb(said.trim().replace(fillers, '').replace(words.progressiveAuxiliary, ''), words), words);
+  // "I'll do that tonight": a deed said before, named where the call is read (no action when none was).
+  if (afterPromise && words.deedAnaphor.test(clause)) return clause;
   if (words.courtesies.test(clause)) return null;
   const verb = leadingVerb(clause);
   if (verb === undefined) return null;

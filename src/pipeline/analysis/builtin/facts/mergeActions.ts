@@ -33,6 +33,10 @@ export interface PlacedAction extends FoundAction {
   acceptsTurnAt: number | null;
   /** Whether its verb puts something in a diary ("move you", "book you in": see `ActionWords.slotVerbs`), dated or not. */
   slots: boolean;
+  /** Whether it finds something out from someone ("ask my manager", "check with the warehouse": `ActionWords.consultStep`). */
+  consults: boolean;
+  /** Whether it reports back to the other party ("let you know", "get back to you": `ActionWords.reportBack`). */
+  reportsBack: boolean;
 }
 
 /**
@@ -42,6 +46,8 @@ export interface PlacedAction extends FoundAction {
 export const ANAPHORA_WINDOW_SEGMENTS = 2;
 /** A request and the promise answering it ("Could you send me a confirmation?" … "I'll email the confirmation") are this close at most. */
 export const ANSWER_WINDOW_SEGMENTS = 3;
+/** A report back joins the step that finds it out when said within this many segments after it (the same turn, mostly). */
+const CONSULT_WINDOW_SEGMENTS = 1;
 /**
  * "I need to get Colm, our gas engineer, in" … "I'll book Colm in for Friday between ten and two":
  * an action with a generic verb is the later one on the same thing within this many segments.
@@ -83,6 +89,9 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  *    joins it: the meeting is that action, put in the diary (titled by the saying naming more); so does
  *    a joint plan with no owner ("let's get together and walk through the rollout") followed within
  *    {@link ANSWER_WINDOW_SEGMENTS} by a meeting either party books on the same day or an unsaid one.
+ * 6. "I'll have to ask my manager. I'll let you know by Friday": a report back promised with a day
+ *    by the one who promised an undated step that finds something out within {@link CONSULT_WINDOW_SEGMENTS}
+ *    before it, is one action with that step ("Ask my manager and let Diane know", due Friday).
  * Then an action whose title says nothing after its verb ("Get it sorted", "Move it") is dropped
  * unless a due date makes it concrete ("sign it by Monday"): no reader could act on it.
  */
@@ -143,6 +152,15 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     const thingsOf = (title: string) => title.split(/\s+/).slice(1).filter((word) => /^\p{Ll}/u.test(word));
     if (action.objectWords.some((word) => thingsOf(action.item.title).includes(word) && !booked.objectWords.includes(word))) booked.item.title = action.item.title;
     merged.add(action);
+  }
+  for (const report of actions) {
+    if (!report.reportsBack || report.kind !== 'commitment' || report.item.dueDate === null || merged.has(report)) continue;
+    const step = actions.find((candidate) => candidate.consults && candidate.kind === 'commitment' && candidate.item.dueDate === null && !merged.has(candidate) && sameOwner(candidate, report)
+      && report.segmentIndex >= candidate.segmentIndex && report.segmentIndex - candidate.segmentIndex <= CONSULT_WINDOW_SEGMENTS && candidate !== report);
+    if (!step) continue;
+    step.item.title = `${step.item.title} and ${report.item.title.charAt(0).toLowerCase()}${report.item.title.slice(1)}`;
+    mergeInto(step, report);
+    merged.add(report);
   }
   const remaining = actions.filter((action) => !merged.has(action));
   for (const action of remaining) {

@@ -28,7 +28,8 @@ export function thingsNamed(facts: SentenceFacts, words: ActionWords, bare = fal
       // "your sofa's arrived": the thing, its "'s" (is, has) left out.
       const word = next.replace(/[.,;:!?]+$/, '').replace(/'s$/, '');
       // "the consent form signed first": a participle after the noun says what is done to it.
-      if (!/^[a-z][a-z-]*$/.test(word) || words.objectStopWords.includes(word) || words.auxiliaries.includes(word) || (phrase.length > 0 && words.resultParticiple.test(word))) break;
+      if (!/^[a-z][a-z-]*$/.test(word) || words.objectStopWords.includes(word) || words.auxiliaries.includes(word)
+        || (phrase.length > 0 && (words.resultParticiple.test(word) || words.thingVerbs.includes(word)))) break;
       phrase.push(word);
       if (word !== next) break;
     }

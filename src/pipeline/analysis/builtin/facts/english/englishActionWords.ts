@@ -220,7 +220,7 @@ export const englishActionWords: ActionWords = {
     'i',
   ),
   refusal: new RegExp(
-    `\\b(?:I${A}m afraid|afraid (?:not|we can${A}t|I can${A}t)|unfortunately|(?:I|we) can${A}?not|(?:I|we) can${A}t|won${A}t be able|(?:not|un)able to|`
+    `\\b(?:I${A}m afraid|afraid (?:not|we can${A}t|I can${A}t)|unfortunately|(?:I|we) can(?:${A}?not| not)|(?:I|we) can${A}t|won${A}t be able|(?:not |un)able to|`
     + `(?:has|have) to (?:go|be sent|come) (?:to|by)|rather not|instead|(?:not|n${A}t) (?:comfortable|happy) (?:doing|to)|`
     // A reply opening with a plain no ("No, I'm not comfortable doing that"), not "no problem" or "no worries".
     + `^(?:no|nope|nah)\\b(?![\\s,]+(?:problem|worries|bother|trouble|probs)))\\b`,
@@ -394,6 +394,13 @@ export const englishActionWords: ActionWords = {
   ],
   meetingIntentNoun: /\b(?:meeting|appointment|session|interview|consultation|conference|demo|zoom|teams|google meet|video call|conference call)\b/i,
   antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'our', 'his', 'her', 'their', 'this', 'that', 'these', 'those'],
+  consultStep: /^(?:ask|check with|speak to|speak with|talk to|talk with|run it by|run that by|find out|look into|chase)\b/i,
+  reportBack: /^(?:let \S+(?: \S+)? know|get back to|come back to|call \S+(?: \S+)? back|ring \S+(?: \S+)? back|confirm)\b/i,
+  deedAnaphor: /^do (?:that|it|this)\b/i,
+  thingVerbs: [
+    'arrives', 'comes', 'goes', 'gets', 'needs', 'seems', 'happens', 'expires', 'lands', 'leaves', 'means', 'includes',
+    'opens', 'closes', 'finishes', 'begins', 'takes', 'arrived', 'came', 'went', 'got', 'needed',
+  ],
   quantityWords: ['bit', 'lot', 'little', 'couple', 'few', 'while', 'minute', 'second', 'moment'],
   notThings: new Set([
     ...englishPeopleWords.roles, 'team', 'department', 'office', 'portal', 'website', 'line', 'number', 'address',
