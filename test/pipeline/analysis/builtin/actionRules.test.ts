@@ -62,6 +62,15 @@ describe('round 11: steps, refusals and deeds said again', () => {
     expect(factsOf([['S', 'Thanks for ringing.'], ['D', "I'll do that tonight."]]).actionItems).toEqual([]);
   });
 
+  test('"expect a call from the surveyor on Monday" is the surveyor\'s call; "after three" is a time today that makes no appointment', () => {
+    const surveyor = factsOf([['S', 'You should expect a call from the surveyor on Monday to arrange access.'], ['D', 'Okay.']]);
+    expect(surveyor.actionItems.map((item) => [item.title, item.intent, item.ownerSpeakerId, item.dueDate])).toEqual([['Call from the surveyor to arrange access', 'call', null, '2026-03-09']]);
+    const after = factsOf([['D', "I'm in meetings all morning. Could you call me back on my mobile after three?"], ['S', "Yes, I'll call you back after three."]]);
+    expect(itemTitled(after, /^Call Diane back/)).toMatchObject({ intent: 'call', dueDate: '2026-03-04' });
+    const popIn = factsOf([['S', 'Your prescription is ready.'], ['D', "Lovely, I'll pop in after three on Thursday and pick it up."]]);
+    expect(itemTitled(popIn, /^Pop in/)).toMatchObject({ intent: 'task', dueDate: '2026-03-05' });
+  });
+
   test('an action waiting for a thing is due the day the call says the thing comes, and the thing ends before its verb', () => {
     const facts = factsOf([['S', 'The new stock arrives on the 12th.'], ['D', "Could you email me as soon as it's in?"], ['S', 'Will do.']]);
     expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([["Email Diane as soon as the new stock's in", 'email', '2026-03-12']]);

@@ -274,6 +274,8 @@ export interface ActionWords {
   consultStep: RegExp;
   /** A title that reports back to the other party ("Let Diane know", "Get back to Diane"). */
   reportBack: RegExp;
+  /** A word making a time a bound, not a time agreed ("*after* three", "*by* seven"): at a date mention's start or just before it. */
+  openTimeBound: RegExp;
   /** A deed said as a pronoun ("do that", "do it"): the deed asked or promised before. */
   deedAnaphor: RegExp;
   /** Verbs said of a thing ("the new stock *arrives* on the 12th"): a noun phrase ends before them. */

@@ -115,7 +115,10 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   // "I'll reserve the family room for Walter's birthday visit on Sunday at eleven": an
   // appointment named with its day and time is a meeting, whatever is done to set it up.
   // "I'll come out and inspect the kitchen Thursday at ten", "could you come in on Monday at two?": a visit at a time agreed is one too.
-  const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime)
+  // "Pop in after three and pick it up": a time bounding when, not one agreed, makes no appointment.
+  const openBound = said === saidHere && saidHere !== null && saidHere !== undefined
+    && (words.openTimeBound.test(saidHere.text) || words.openTimeBound.test(facts.sentence.text.slice(Math.max(0, saidHere.index - OPEN_BOUND_CHARACTERS), saidHere.index)));
+  const appointmentAtATime = !window && listed === 'task' && Boolean(said?.dateTime) && !openBound
     && (appointmentNounIn(cue.clause, words) || words.reservedThing.test(cue.clause) || ((cue.kind === 'commitment' || cue.kind === 'request') && words.visitAtATime.test(cue.clause)));
   const intent = slotted || appointmentAtATime ? 'meeting' : listed === 'meeting' && window && !words.meetingIntentNoun.test(cue.clause) ? 'task' : listed;
   // "We should meet up" … "The 15th at noon?": a meeting takes the time agreed in the next turns.
@@ -179,6 +182,9 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   };
   return { item, kind, speakerId: speaker.speakerId, said: sentenceSaid, titleAsSaid };
 }
+
+/** Characters before a date mention read for the word that makes its time a bound ("after", "by"). */
+const OPEN_BOUND_CHARACTERS = 12;
 
 /** Sentences looked back over for a day a time said alone may be on ("Thursday, then?" … "I'll be there by ten"). */
 const DAY_FOR_A_TIME_LOOK_BACK = 3;

@@ -112,7 +112,11 @@ export const englishActionWords: ActionWords = {
   // "from our pharmacy team" may stand between the person and "will"; "I'll ask Dr. Patel to …" is the speaker's own promise.
   // "my colleague Raj can. *He'll* ring you this afternoon": a third party the turn named, as "he" or "she".
   thirdPartyPronouns: new RegExp(`^(?:(?:and|so|then)\\s+)?(?:he|she)(?:${A}ll| will| is going to)\\s+(?<clause>.+)`, 'i'),
-  thirdParties: [new RegExp(`\\b${THIRD_PARTY}(?:\\s+from\\s+(?:the|our|your|their)(?:\\s+[\\p{L}-]+){1,3})?\\s+(?:will|is going to|${A}ll)\\s+(?<clause>.+)`, 'u')],
+  thirdParties: [
+    new RegExp(`\\b${THIRD_PARTY}(?:\\s+from\\s+(?:the|our|your|their)(?:\\s+[\\p{L}-]+){1,3})?\\s+(?:will|is going to|${A}ll)\\s+(?<clause>.+)`, 'u'),
+    // "You should expect a call from the surveyor on Monday to arrange access": the surveyor's call.
+    /\b(?:you(?:['’]ll| will| should| can| may)\s+)?(?:expect|be expecting|look out for)\s+(?:a|an)\s+(?<clause>(?:call|phone call|ring|visit)\s+from\s+(?:the|your|our|their|a|an)\s+\p{L}.+)/iu,
+  ],
   namedPersonWill: `(?:will|is going to|${A}ll)`,
   // The condition opens the sentence (after at most one lead-in: "In the meantime, if …, please …"), not "let me know if …, and could you …".
   condition: /^(?:[^,.!?]+,\s*)?(?:if|in case|should you|whenever|unless)\b[^.!?]*,\s*(?:(?:just|then|so|please)\s+)*$/i,
@@ -396,6 +400,7 @@ export const englishActionWords: ActionWords = {
   antecedentDeterminers: ['the', 'a', 'an', 'your', 'my', 'our', 'his', 'her', 'their', 'this', 'that', 'these', 'those'],
   consultStep: /^(?:ask|check with|speak to|speak with|talk to|talk with|run it by|run that by|find out|look into|chase)\b/i,
   reportBack: /^(?:let \S+(?: \S+)? know|get back to|come back to|call \S+(?: \S+)? back|ring \S+(?: \S+)? back|confirm)\b/i,
+  openTimeBound: /^(?:after|by|before|until|till)\b|\b(?:after|by|before|until|till)\s+(?:\S+\s*)?$/i,
   deedAnaphor: /^do (?:that|it|this)\b/i,
   thingVerbs: [
     'arrives', 'comes', 'goes', 'gets', 'needs', 'seems', 'happens', 'expires', 'lands', 'leaves', 'means', 'includes',

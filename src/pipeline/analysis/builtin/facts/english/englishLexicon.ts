@@ -29,9 +29,9 @@ export const englishLexicon: FactLexicon = {
     selfRepair: /^(?:(?:oh|um|uh|er|erm|no)[,\s]+)*(?:sorry|I mean|I meant|no wait|wait|correction|scratch that)\b/i,
     weekdays: WEEKDAYS.split('|'),
     // "for" too: "I'll book you in for nine thirty" (a bare "for two" stays no time: only a clock time anchors one).
-    timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'for'],
+    timePrepositions: ['at', 'by', 'around', 'from', 'until', 'till', 'before', 'after', 'for'],
     clockOnlyPrepositions: ['to', 'do'],
-    wholeHourPrepositions: ['by', 'until', 'till', 'before', 'around'],
+    wholeHourPrepositions: ['by', 'until', 'till', 'before', 'after', 'around'],
     // Australian and New Zealand speech: "I'll text you the link this arvo".
     dayPartWords: { arvo: 'afternoon', avo: 'afternoon' },
     frequency: /\b(?:once|twice|(?:[a-z]+|\d+) times) (?:a|per|every) (?:day|week|fortnight|month|year)\b/gi,
