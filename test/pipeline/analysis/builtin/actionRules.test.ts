@@ -71,6 +71,29 @@ describe('round 11: steps, refusals and deeds said again', () => {
     expect(itemTitled(popIn, /^Pop in/)).toMatchObject({ intent: 'task', dueDate: '2026-03-05' });
   });
 
+  test('"Shall I hold the sofa for you until Saturday?" taken up is a promise; a title never ends on "till"', () => {
+    const sofa = factsOf([['S', 'Shall I hold the sofa for you until Saturday?'], ['D', "Yes please, and I'll come in and pay for it then."]]);
+    expect(sofa.actionItems.map((item) => [item.title, item.ownerDisplayName, item.dueDate])).toEqual([
+      ['Hold the sofa for Diane', 'Sheila', '2026-03-07'],
+      ['Come in and pay for it', 'Diane', '2026-03-07'],
+    ]);
+    expect(titles(factsOf([['S', "Monday's perfect, we'll hold the table till then."]]))).toEqual(['Hold the table']);
+  });
+
+  test('"Let\'s pick this up again tomorrow" – "Same time?" – "Same time. I\'ll ring you" is the call, tomorrow', () => {
+    const facts = factsOf([['S', "I'm being called into a meeting. Let's pick this up again tomorrow."], ['D', 'Same time?'], ['S', "Same time. I'll ring you."]]);
+    expect(facts.actionItems.map((item) => [item.title, item.intent, item.ownerDisplayName, item.dueDate])).toEqual([['Call Diane', 'call', 'Sheila', '2026-03-05']]);
+  });
+
+  test('"I\'ll assume it\'s fine and place the order" is the order; "my GP, Dr Patel, is going to write" is Dr Patel\'s', () => {
+    const order = factsOf([['S', "If I don't hear from you by Friday, I'll assume it's fine and place the order."], ['D', 'Okay, fair enough.']]);
+    expect(order.actionItems.map((item) => [item.title, item.dueDate])).toEqual([['Place the order', '2026-03-06']]);
+    const gp = factsOf([['S', "We'll need something from your doctor before we can fit the stairlift."], ['D', 'My GP, Dr Patel, is going to write to you with the details.']]);
+    expect(gp.actionItems).toHaveLength(1);
+    expect(gp.actionItems[0]).toMatchObject({ ownerSpeakerId: null });
+    expect(gp.actionItems[0]!.description).toContain('Dr Patel');
+  });
+
   test('an action waiting for a thing is due the day the call says the thing comes, and the thing ends before its verb', () => {
     const facts = factsOf([['S', 'The new stock arrives on the 12th.'], ['D', "Could you email me as soon as it's in?"], ['S', 'Will do.']]);
     expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([["Email Diane as soon as the new stock's in", 'email', '2026-03-12']]);

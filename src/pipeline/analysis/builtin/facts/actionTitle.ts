@@ -56,7 +56,7 @@ export function actionTitle(clause: string, removable: readonly string[], target
     .replace(/\bmy\b/gi, (pronoun) => (targets.ownerIsSpeaker ? pronoun : `${targets.speakerName}'s`))
     .replace(/\byour\b/gi, (pronoun) => (targets.ownerIsAddressee || !targets.addresseeName ? pronoun : `${targets.addresseeName}'s`));
   // A closing "then" ("I'll make the first payment then") only ties the promise to what was said.
-  const cleaned = text.replace(/\s+/g, ' ').replace(/^[\s,;:.-]+|[\s,;:.?!-]+$/g, '').replace(/[\s,]+then$/i, '');
+  const cleaned = text.replace(/\s+/g, ' ').replace(/^[\s,;:.-]+|[\s,;:.?!-]+$/g, '').replace(/[\s,]+then$/i, '').replace(words.danglingAfterDate, '');
   const capitalised = cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
   return clip(capitalised, MAX_TITLE_LENGTH);
 }

@@ -123,7 +123,7 @@ export function twoDeedsOf(cue: ActionCue, words: ActionWords, apart: (first: Ac
  * names (and their single words) the call gave its third parties. None without names.
  */
 export function namedPersonCues(names: readonly string[], words: ActionWords): RegExp[] {
-  return names.length > 0 ? [new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\s+${words.namedPersonWill}\\s+(?<clause>.+)`, 'u')] : [];
+  return names.length > 0 ? [new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')}),?\\s+${words.namedPersonWill}\\s+(?<clause>.+)`, 'u')] : [];
 }
 
 /** The first word of a clause, lower case: its verb ("send the form" → `send`). */

@@ -89,7 +89,10 @@ export function objectWordsOf(title: string, words: ActionWords): { verb: string
  *    joins it: the meeting is that action, put in the diary (titled by the saying naming more); so does
  *    a joint plan with no owner ("let's get together and walk through the rollout") followed within
  *    {@link ANSWER_WINDOW_SEGMENTS} by a meeting either party books on the same day or an unsaid one.
- * 6. "I'll have to ask my manager. I'll let you know by Friday": a report back promised with a day
+ * 6. a joint plan with a day and no owner ("Let's pick this up again tomorrow") followed within
+ *    {@link ANSWER_WINDOW_SEGMENTS} by a promise to call or meet, undated or on that day ("Same
+ *    time. I'll ring you"), is that call, on the plan's day;
+ * 7. "I'll have to ask my manager. I'll let you know by Friday": a report back promised with a day
  *    by the one who promised an undated step that finds something out within {@link CONSULT_WINDOW_SEGMENTS}
  *    before it, is one action with that step ("Ask my manager and let Diane know", due Friday).
  * Then an action whose title says nothing after its verb ("Get it sorted", "Move it") is dropped
@@ -153,6 +156,16 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     if (action.objectWords.some((word) => thingsOf(action.item.title).includes(word) && !booked.objectWords.includes(word))) booked.item.title = action.item.title;
     merged.add(action);
   }
+  for (const plan of actions) {
+    if (plan.kind !== 'joint' || plan.item.ownerSpeakerId !== null || plan.item.dueDate === null || merged.has(plan)) continue;
+    // "Let's pick this up again tomorrow." – "Same time?" – "Same time. I'll ring you.": the call is the plan, on its day.
+    const call = actions.find((candidate) => candidate.kind === 'commitment' && MEETING_OR_CALL.has(candidate.item.intent) && !merged.has(candidate)
+      && (candidate.item.dueDate === null || candidate.item.dueDate === plan.item.dueDate)
+      && candidate.segmentIndex > plan.segmentIndex && candidate.segmentIndex - plan.segmentIndex <= ANSWER_WINDOW_SEGMENTS);
+    if (!call) continue;
+    mergeInto(call, plan);
+    merged.add(plan);
+  }
   for (const report of actions) {
     if (!report.reportsBack || report.kind !== 'commitment' || report.item.dueDate === null || merged.has(report)) continue;
     const step = actions.find((candidate) => candidate.consults && candidate.kind === 'commitment' && candidate.item.dueDate === null && !merged.has(candidate) && sameOwner(candidate, report)
@@ -185,6 +198,8 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     .map(({ item, kind, speakerId, said }) => ({ item, kind, speakerId, said }));
 }
 
+/** Intents of an action that sets a time to talk. */
+const MEETING_OR_CALL: ReadonlySet<string> = new Set(['meeting', 'call']);
 const saysNothing = (action: PlacedAction) => action.objectWords.length === 0;
 /** Both dated, on different days. */
 const otherDays = (first: PlacedAction, second: PlacedAction) =>

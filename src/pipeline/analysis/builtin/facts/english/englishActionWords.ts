@@ -199,6 +199,8 @@ export const englishActionWords: ActionWords = {
     'assess', 'inspect', 'measure', 'survey', 'value',
     // Goods and money let go once something is done ("I'll release the goods once the payment clears").
     'release',
+    // Goods kept back for someone ("Shall I hold the sofa for you until Saturday?").
+    'hold',
   ],
   // Not "bring", "swing", "ring": the base verbs themselves end in "ing".
   stateForm: /^\p{L}{3,}ing$/u,
@@ -272,7 +274,7 @@ export const englishActionWords: ActionWords = {
     'on', 'in', 'some', 'all', 'my', 'your', 'our', 'their', 'his', 'her', 'me', 'you', 'us', 'him', 'again', 'later',
   ],
   auxiliaries: ['is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'does', 'do', 'did'],
-  danglingAfterDate: /\s+(?:before|after|beforehand|earlier|later)[\s.,;:?!]*$/i,
+  danglingAfterDate: /\s+(?:before|after|beforehand|earlier|later|till|until)[\s.,;:?!]*$/i,
   // "I'll be sending it over": the verb is the -ing form after "be".
   progressiveAuxiliary: /^be\s+(?=[a-z]+ing\b)/i,
   leadingFillers: [
@@ -321,6 +323,8 @@ export const englishActionWords: ActionWords = {
     { pattern: /^be in touch\b/i, replacement: 'get in touch' },
     // "I'll talk it over with my husband and give you a ring by Monday": weighing it up is no task, the ring is.
     { pattern: /^(?:talk|think|mull) (?:it|this|that|things) over(?: with [^,.;]+?)? and (?:then )?(?=\p{L})/iu, replacement: '' },
+    // "If I don't hear from you by Friday, I'll assume it's fine and place the order": the assumption is no task, the order is.
+    { pattern: /^(?:assume|presume|take it|take that as a yes)\b[^,.;]*? and (?:then )?(?=\p{L})/iu, replacement: '' },
     // "An inspector will be out to assess it": the visit's purpose is the action.
     // "I'll be out to you for the survey": a visit to the other party.
     { pattern: /^be (out|over|round|around|along|up) (?=to (?:you|him|her|them|us)\b)/i, replacement: 'come $1 ' },
