@@ -81,7 +81,7 @@ interface CallResult {
 
 const asJson = process.argv.slice(2).includes('--json');
 /**
- * Held-out calls (`everyday` `round8` to `round11`) are reported by their figures only: their names, items and
+ * Held-out calls (`everyday` `round8` to `round12`) are reported by their figures only: their names, items and
  * headlines are printed with `--show-held-out`, which whoever changes the analyser must not use
  * (reading them would make them tuning calls). The round 2 `heldout` set was opened for tuning in
  * round 4, the round 3 `unseen` set in round 5, the round 4 set in round 6, the round 5 set in
@@ -89,7 +89,7 @@ const asJson = process.argv.slice(2).includes('--json');
  */
 const showHeldOut = process.argv.slice(2).includes('--show-held-out');
 /** The held-out sets: hidden in the report, and the ones the targets are judged on. */
-const judgeSets: readonly EverydaySet[] = ['round8', 'round9', 'round10', 'round11'];
+const judgeSets: readonly EverydaySet[] = ['round8', 'round9', 'round10', 'round11', 'round12'];
 const isJudgeCall = (call: AnalysisCall) => call.everyday !== undefined && judgeSets.includes(call.everyday);
 const isHidden = (call: AnalysisCall) => !showHeldOut && isJudgeCall(call);
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
@@ -258,6 +258,7 @@ const subsets = [
   { key: 'everydayRound9', title: 'everyday calls, round 9 held-out set (written in round 9 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round9' },
   { key: 'everydayRound10', title: 'everyday calls, round 10 held-out set (written at the end of round 9 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round10' },
   { key: 'everydayRound11', title: 'everyday calls, round 11 held-out set (written at the start of round 10 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round11' },
+  { key: 'everydayRound12', title: 'everyday calls, round 12 held-out set (written in round 11 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round12' },
 ].map((subset) => {
   const members = analysisCalls.filter((call) => subset.test(call));
   // A set the targets are judged on: every call in it is held out.
