@@ -94,6 +94,13 @@ describe('round 11: steps, refusals and deeds said again', () => {
     expect(gp.actionItems[0]!.description).toContain('Dr Patel');
   });
 
+  test('an action tied to the visit ("before they come", "before we touch it", "on the day") is due on the day said for it', () => {
+    const hallway = factsOf([['S', "We'll deliver on Monday the ninth, between noon and four."], ['D', "Great. I'll make sure the hallway's cleared before they come."]]);
+    expect(itemTitled(hallway, /hallway/).dueDate).toBe('2026-03-09');
+    // No day said before: none.
+    expect(itemTitled(factsOf([['D', "I'll make sure the hallway's cleared before they come."]]), /hallway/).dueDate).toBeNull();
+  });
+
   test('an action waiting for a thing is due the day the call says the thing comes, and the thing ends before its verb', () => {
     const facts = factsOf([['S', 'The new stock arrives on the 12th.'], ['D', "Could you email me as soon as it's in?"], ['S', 'Will do.']]);
     expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([["Email Diane as soon as the new stock's in", 'email', '2026-03-12']]);

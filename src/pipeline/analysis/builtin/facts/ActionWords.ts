@@ -276,6 +276,8 @@ export interface ActionWords {
   reportBack: RegExp;
   /** A word making a time a bound, not a time agreed ("*after* three", "*by* seven"): at a date mention's start or just before it. */
   openTimeBound: RegExp;
+  /** An action tied to the day of a visit or job talked about ("before they come", "before we touch it", "on the day"). */
+  tiedToTheVisit: RegExp;
   /** A deed said as a pronoun ("do that", "do it"): the deed asked or promised before. */
   deedAnaphor: RegExp;
   /** Verbs said of a thing ("the new stock *arrives* on the 12th"): a noun phrase ends before them. */

@@ -133,6 +133,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
     ?? dayOfATimeSaidAlone(cue, facts, context.call, context.callDate)
     ?? (afterACondition ? null : dayTheAwaitedThingComes(cue.clause, facts, context.call, words, context.callDate))
     ?? (cue.kind === 'request' ? dueDateOfTheAnswer(facts, context.call, words, context.callDate) : null)
+    ?? dayOfTheVisitTalkedAbout(facts, context.call, words, context.callDate)
     ?? (words.thenAtTheEnd.test(cue.part.text) && facts.dates.length === 0 ? daySaidInTheTurnBefore(facts, context.call) : null);
   // "right after we hang up", "by end of day" say when, like a date: the due date carries it, the title need not.
   const immediately = (words.immediacy.exec(cue.clause) ?? words.laterToday.exec(cue.clause))?.[0];
@@ -645,6 +646,22 @@ function withDeedNamed(cue: ActionCue, facts: SentenceFacts, call: readonly Sent
     return `${said}${cue.clause.slice(doThat[0].length)}`;
   }
   return cue.clause;
+}
+
+/** Sentences looked back over for the day of a visit an action is tied to ("before they come"). */
+const VISIT_DAY_LOOK_BACK = 8;
+
+/**
+ * "Monday the fourteenth, noon to four" … "I'll make sure the hallway's cleared before they
+ * come": an action tied to the visit or job talked about ("before they come", "before we touch
+ * it", "on the day") is due on the last day said in the few sentences before (from the call's
+ * day on, no deadline); null when the sentence says no such tie or no day was said.
+ */
+function dayOfTheVisitTalkedAbout(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, callDate: string): string | null {
+  if (!words.tiedToTheVisit.test(facts.sentence.text)) return null;
+  const at = call.indexOf(facts);
+  return call.slice(Math.max(0, at - VISIT_DAY_LOOK_BACK), at).flatMap((earlier) => earlier.dates)
+    .findLast((mention) => mention.date !== null && mention.date >= callDate && !mention.isDeadline)?.date ?? null;
 }
 
 /**

@@ -405,6 +405,7 @@ export const englishActionWords: ActionWords = {
   consultStep: /^(?:ask|check with|speak to|speak with|talk to|talk with|run it by|run that by|find out|look into|chase)\b/i,
   reportBack: /^(?:let \S+(?: \S+)? know|get back to|come back to|call \S+(?: \S+)? back|ring \S+(?: \S+)? back|confirm)\b/i,
   openTimeBound: /^(?:after|by|before|until|till)\b|\b(?:after|by|before|until|till)\s+(?:\S+\s*)?$/i,
+  tiedToTheVisit: /\bbefore (?:they|he|she|we|the \p{L}+) (?:come|comes|arrive|arrives|get there|gets there|get here|gets here|turn up|turns up|start|starts|touch|do any)\b|\bon the day\b/iu,
   deedAnaphor: /^do (?:that|it|this)\b/i,
   thingVerbs: [
     'arrives', 'comes', 'goes', 'gets', 'needs', 'seems', 'happens', 'expires', 'lands', 'leaves', 'means', 'includes',
