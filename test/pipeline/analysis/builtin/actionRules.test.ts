@@ -101,6 +101,13 @@ describe('round 11: steps, refusals and deeds said again', () => {
     expect(itemTitled(factsOf([['D', "I'll make sure the hallway's cleared before they come."]]), /hallway/).dueDate).toBeNull();
   });
 
+  test('"I\'ll send the draft on Friday and the final version on the 12th": two things on two days, one verb, are two actions', () => {
+    const facts = factsOf([['D', 'When will I see the report?'], ['S', "I'll send the draft on Friday and the final version on the 12th."]]);
+    expect(facts.actionItems.map((item) => [item.title, item.dueDate])).toEqual([['Send the draft', '2026-03-06'], ['Send the final version', '2026-03-12']]);
+    // On one day, one action.
+    expect(titles(factsOf([['S', "I'll send the draft and the final version on Friday."]]))).toEqual(['Send the draft and the final version']);
+  });
+
   test('an action waiting for a thing is due the day the call says the thing comes, and the thing ends before its verb', () => {
     const facts = factsOf([['S', 'The new stock arrives on the 12th.'], ['D', "Could you email me as soon as it's in?"], ['S', 'Will do.']]);
     expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([["Email Diane as soon as the new stock's in", 'email', '2026-03-12']]);

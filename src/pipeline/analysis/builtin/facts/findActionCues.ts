@@ -91,7 +91,8 @@ export function findActionCues(sentence: Sentence, words: ActionWords, byName: r
 
 /**
  * "I'll email the floor plan tonight and ring the builder tomorrow": two deeds joined by "and",
- * each with a verb of the lexicon and a thing of its own, are two actions when `apart` says so of
+ * each with a verb of the lexicon (or the first's, for a second thing said without one: "send the
+ * draft on Friday and the final version on the 12th") and a thing of its own, are two actions when `apart` says so of
  * the two parts (each then keeps its own day); else, and for steps on one thing ("sign it and send
  * it back", "come in and pay for it") and an errand and what it is for ("go to the branch and ask
  * for a new card"), the one cue.
@@ -99,15 +100,18 @@ export function findActionCues(sentence: Sentence, words: ActionWords, byName: r
 export function twoDeedsOf(cue: ActionCue, words: ActionWords, apart: (first: ActionCue['part'], second: ActionCue['part']) => boolean): ActionCue[] {
   const joint = compiledPatterns(words).deedJoiner.exec(cue.clause);
   if (!joint) return [cue];
-  const [first, second] = [cue.clause.slice(0, joint.index), cue.clause.slice(joint.index + joint[0].length)];
+  const [first, saidSecond] = [cue.clause.slice(0, joint.index), cue.clause.slice(joint.index + joint[0].length)];
+  // "I'll send the draft on Friday and the final version on the 12th": a second thing with no verb of its own takes the first's.
+  const verbShared = words.determiners.includes(leadingVerb(saidSecond) ?? '');
+  const second = verbShared ? `${leadingVerb(first) ?? ''} ${saidSecond}` : saidSecond;
   const names = (clause: string) => {
     const { objectWords, pointsBack } = objectWordsOf(clause, words);
     return objectWords.length > 0 && !pointsBack;
   };
   if (words.errandVerbs.includes(leadingVerb(first) ?? '') || !names(first) || !names(second)) return [cue];
-  // Where the second deed starts in the part as said (the clause may be rewritten): its "and <verb>".
+  // Where the second deed starts in the part as said (the clause may be rewritten): its "and <verb>" (or "and <determiner>").
   const clauseStart = cue.lead.length;
-  const said = new RegExp(`${words.deedJoiner.source}${escapeRegExp(leadingVerb(second) ?? '')}\\b`, 'i').exec(cue.part.text.slice(clauseStart));
+  const said = new RegExp(`${words.deedJoiner.source}${escapeRegExp(leadingVerb(saidSecond) ?? '')}\\b`, 'i').exec(cue.part.text.slice(clauseStart));
   if (!said) return [cue];
   const split = clauseStart + said.index;
   const parts = [{ index: cue.part.index, text: cue.part.text.slice(0, split) }, { index: cue.part.index + split, text: cue.part.text.slice(split) }] as const;
@@ -143,7 +147,8 @@ const compiledPatterns = oncePer((words: ActionWords): CompiledPatterns => {
   const { clauseSplit } = words;
   return {
     // " and (then) <verb> …": where a second deed of the lexicon's may start.
-    deedJoiner: new RegExp(`${words.deedJoiner.source}(?=(?:${anyOfWords(words.verbs)})\\b)`, 'i'),
+    // "and ring the builder", or "and the final version" (the first deed's verb shared).
+    deedJoiner: new RegExp(`${words.deedJoiner.source}(?=(?:${anyOfWords([...words.verbs, ...words.determiners])})\\b)`, 'i'),
     splitter: new RegExp(clauseSplit.source, clauseSplit.flags.includes('g') ? clauseSplit.flags : `${clauseSplit.flags}g`),
     // An imperative opens its part: "Send me the invoice", "So, email me the notes".
     imperative: new RegExp(
