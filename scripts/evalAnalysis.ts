@@ -46,6 +46,8 @@ import type { AnalysisCall, EverydaySet } from './evaluation/analysisCalls.js';
 import { evaluationCalls as analysisCalls } from './evaluation/evaluationCalls.js';
 import { dialogueBattery } from './evaluation/dialogueBattery.js';
 import { dialogueBatteryHeldOut } from './evaluation/dialogueBatteryHeldOut.js';
+import { dialogueBatteryQuiet } from './evaluation/dialogueBatteryQuiet.js';
+import { dialogueBatteryQuietHeldOut } from './evaluation/dialogueBatteryQuietHeldOut.js';
 import { callOf } from './evaluation/dialogueCalls.js';
 import { rightByCategory, scoreDialogue, type DialogueScore } from './evaluation/dialogueScoring.js';
 import {
@@ -186,9 +188,14 @@ const analyser = createBuiltinAnalyser();
 const results: CallResult[] = [];
 const batteryScores: DialogueScore[] = [];
 const heldOutBatteryScores: DialogueScore[] = [];
+const quietBatteryScores: DialogueScore[] = [];
+const quietHeldOutBatteryScores: DialogueScore[] = [];
 try {
   for (const [index, call] of analysisCalls.entries()) results.push(await evaluate(call, index, analyser));
-  for (const [battery, scores] of [[dialogueBattery, batteryScores], [dialogueBatteryHeldOut, heldOutBatteryScores]] as const) {
+  for (const [battery, scores] of [
+    [dialogueBattery, batteryScores], [dialogueBatteryHeldOut, heldOutBatteryScores],
+    [dialogueBatteryQuiet, quietBatteryScores], [dialogueBatteryQuietHeldOut, quietHeldOutBatteryScores],
+  ] as const) {
     for (const dialogue of battery) {
       const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());
       scores.push(scoreDialogue(dialogue, analysed.actionItems));
@@ -295,6 +302,8 @@ if (asJson) {
     subsets: Object.fromEntries(subsets.map((subset) => [subset.key, totalsOf(subset.results)])),
     dialogueBattery: batteryFigures(batteryScores),
     dialogueBatteryHeldOut: batteryFigures(heldOutBatteryScores),
+    dialogueBatteryQuiet: batteryFigures(quietBatteryScores),
+    dialogueBatteryQuietHeldOut: batteryFigures(quietHeldOutBatteryScores),
     calls: results.map((result, index) => {
       const figures = {
         schemaValid: result.schemaValid,
@@ -361,6 +370,8 @@ if (asJson) {
   for (const subset of subsets) printTotals(`Totals, ${subset.title}: ${subset.results.length}`, subset.results);
   printBattery('Dialogue battery (short dialogues written from the language, not from the calls)', batteryScores, true);
   printBattery('Dialogue battery, held-out half (written by someone who read neither the analyser nor the first battery; never read while changing the analyser)', heldOutBatteryScores, showHeldOut);
+  printBattery('Dialogue battery, calls without actions (written from the language; read while changing the analyser)', quietBatteryScores, true);
+  printBattery('Dialogue battery, calls without actions, held-out half (same writer, never read while changing the analyser)', quietHeldOutBatteryScores, showHeldOut);
   for (const subset of untuned) {
     const untunedTotals = totalsOf(subset.results);
     const met = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
