@@ -108,6 +108,10 @@ describe('round 11: steps, refusals and deeds said again', () => {
     expect(titles(factsOf([['S', "I'll send the draft and the final version on Friday."]]))).toEqual(['Send the draft and the final version']);
   });
 
+  test('"Give it three to five working days" is waiting, no task', () => {
+    expect(factsOf([['D', 'So do I need to do anything for the refund?'], ['S', "No, it goes back to the card automatically. Give it three to five working days."], ['D', 'Lovely.']]).actionItems).toEqual([]);
+  });
+
   test('an action waiting for a thing is due the day the call says the thing comes, and the thing ends before its verb', () => {
     const facts = factsOf([['S', 'The new stock arrives on the 12th.'], ['D', "Could you email me as soon as it's in?"], ['S', 'Will do.']]);
     expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([["Email Diane as soon as the new stock's in", 'email', '2026-03-12']]);

@@ -296,6 +296,8 @@ export const englishActionWords: ActionWords = {
     + `(?:take|have) (?:that|it|this)(?: one)?[.!]?$|`
     // "Give my best to your mum": regards passed on, not a task.
     + `give (?:my|our|them my|her my|him my) (?:best|love|regards|thanks)\\b|`
+    // "Give it three to five working days": waiting, not a task.
+    + `give (?:it|them|that|things) (?:[\\w-]+ ){0,4}?(?:days?|weeks?|hours?|minutes?|while|bit|moment|chance)\\b|`
     + `go (?:with|ahead)|do (?:it|that|this)\\b|see what happens|make it${A}?|(?:talk|speak) (?:to|with) you\\b|`
     // Questions answered in the call itself ("could you tell me your order number?").
     + `tell (?:me|us)\\b|give (?:me|us) (?:your|the) (?:name|number|email|address|details|reference|order number)\\b|`
