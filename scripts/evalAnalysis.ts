@@ -266,6 +266,7 @@ const subsets = [
   { key: 'everydayRound10', title: 'everyday calls, round 10 held-out set (written at the end of round 9 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round10' },
   { key: 'everydayRound11', title: 'everyday calls, round 11 held-out set (written at the start of round 10 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round11' },
   { key: 'everydayRound12', title: 'everyday calls, round 12 held-out set (written in round 11 by someone who saw neither the analyser nor the other calls; never read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'round12' },
+  { key: 'everydayQuiet', title: 'everyday calls without actions (written in round 11 from a brief; read while changing the analyser)', test: (call: AnalysisCall) => call.everyday === 'quiet' },
 ].map((subset) => {
   const members = analysisCalls.filter((call) => subset.test(call));
   // A set the targets are judged on: every call in it is held out.

@@ -41,7 +41,7 @@ export type ExpectedOwnerRole = 'USER' | 'CONTACT' | null;
  * Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`): `round7` was opened
  * for tuning in round 9; the `round8` and `round9` sets judge the analyser.
  */
-export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5' | 'round6' | 'round7' | 'round8' | 'round9' | 'round10' | 'round11' | 'round12';
+export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5' | 'round6' | 'round7' | 'round8' | 'round9' | 'round10' | 'round11' | 'round12' | 'quiet';
 export type ExpectedSentiment = 'positive' | 'negative' | 'neutral' | 'mixed';
 
 /** The intentMetadata fields a call states; see `metadataFieldChecks` for how each is compared. */

@@ -15,8 +15,9 @@ import { everydayRound9Calls } from './everydayRound9Calls.js';
 import { everydayRound10Calls } from './everydayRound10Calls.js';
 import { everydayRound11Calls } from './everydayRound11Calls.js';
 import { everydayRound12Calls } from './everydayRound12Calls.js';
+import { everydayQuietCalls } from './everydayQuietCalls.js';
 import { everydayTuneCalls } from './everydayTuneCalls.js';
 import { everydayTuneCalls2 } from './everydayTuneCalls2.js';
 import { everydayUnseenCalls } from './everydayUnseenCalls.js';
 
-export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls, ...everydayRound6Calls, ...everydayRound7Calls, ...everydayRound8Calls, ...everydayRound9Calls, ...everydayRound10Calls, ...everydayRound11Calls, ...everydayRound12Calls];
+export const evaluationCalls: readonly AnalysisCall[] = [...analysisCalls, ...everydayTuneCalls, ...everydayTuneCalls2, ...everydayHeldOutCalls, ...everydayUnseenCalls, ...everydayRound4Calls, ...everydayRound5Calls, ...everydayRound6Calls, ...everydayRound7Calls, ...everydayRound8Calls, ...everydayRound9Calls, ...everydayRound10Calls, ...everydayRound11Calls, ...everydayRound12Calls, ...everydayQuietCalls];
