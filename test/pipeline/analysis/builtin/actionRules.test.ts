@@ -112,6 +112,20 @@ describe('round 11: steps, refusals and deeds said again', () => {
     expect(factsOf([['D', 'So do I need to do anything for the refund?'], ['S', "No, it goes back to the card automatically. Give it three to five working days."], ['D', 'Lovely.']]).actionItems).toEqual([]);
   });
 
+  test('from the calls without actions: "I\'ll probably leave them till the spring", "Give him a big hug from me", a request the asker takes as a no', () => {
+    expect(factsOf([['S', "The front two are at about three mil, it's just an advisory."], ['D', "Right. I'll probably leave them till the spring, then. We'll see."]]).actionItems).toEqual([]);
+    expect(factsOf([['S', 'He had his results back and it is all clear.'], ['D', "Oh, that's such a relief. Give him a big hug from me."]]).actionItems).toEqual([]);
+    const noted = factsOf([
+      ['D', 'Could you order one in from another branch, maybe?'],
+      ['S', "We've only the one shop, and I had a look at the brand's own website and it's gone from theirs too."],
+      ['D', 'Fair enough.'],
+    ]);
+    expect(noted.actionItems).toEqual([]);
+    // A reply that promises is no no, whatever follows.
+    const promised = factsOf([['D', 'Could you order one in from another branch?'], ['S', "I'll order one in from Galway for you."], ['D', 'Fair enough, thanks.']]);
+    expect(promised.actionItems).toHaveLength(1);
+  });
+
   test('an action waiting for a thing is due the day the call says the thing comes, and the thing ends before its verb', () => {
     const facts = factsOf([['S', 'The new stock arrives on the 12th.'], ['D', "Could you email me as soon as it's in?"], ['S', 'Will do.']]);
     expect(facts.actionItems.map((item) => [item.title, item.intent, item.dueDate])).toEqual([["Email Diane as soon as the new stock's in", 'email', '2026-03-12']]);

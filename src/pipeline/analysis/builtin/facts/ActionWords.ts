@@ -278,6 +278,10 @@ export interface ActionWords {
   openTimeBound: RegExp;
   /** An action tied to the day of a visit or job talked about ("before they come", "before we touch it", "on the day"). */
   tiedToTheVisit: RegExp;
+  /** A hedge opening a promise's clause ("I'll *probably* leave them till the spring"): with no day, no action. */
+  hedgedClause: RegExp;
+  /** An asker taking a reply as a no ("Fair enough.", "Never mind.", "Ah well."), opening the turn after it. */
+  resignation: RegExp;
   /** A deed said as a pronoun ("do that", "do it"): the deed asked or promised before. */
   deedAnaphor: RegExp;
   /** Verbs said of a thing ("the new stock *arrives* on the 12th"): a noun phrase ends before them. */

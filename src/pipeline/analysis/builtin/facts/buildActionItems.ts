@@ -61,7 +61,9 @@ export function buildActionItems(
       // "I'll stick with what I have", "I'll grab an Uber": a verb outside the lexicon makes an action only done on a day said.
       if (cue.verbByGrammar && action.item.dueDate === null) continue;
       // "We should get together for a coffee sometime", "maybe I'll give them a ring": a wish or a maybe, with no day, is no action.
-      if (action.item.dueDate === null && (words.vagueWhen.test(cue.clause) || words.hedgedLead.test(facts.sentence.text.slice(0, cue.part.index + cue.lead.length)))) continue;
+      // "I'll probably leave them till the spring": a "probably" with no day is a maybe too.
+      if (action.item.dueDate === null && (words.vagueWhen.test(cue.clause) || words.hedgedLead.test(facts.sentence.text.slice(0, cue.part.index + cue.lead.length))
+        || words.hedgedClause.test(cue.part.text.slice(cue.lead.length)))) continue;
       placed.push({
         ...action,
         segmentIndex: facts.sentence.segmentIndex,
@@ -231,7 +233,20 @@ function standsAfterTheReply(cue: ActionCue, facts: SentenceFacts, call: readonl
   if (cue.kind === 'joint' || cue.offered) return (reply !== null && words.acceptance.test(reply)) || (cue.proposal && dayAgreedInstead(facts, call, words) !== null);
   // "Can you check whether our payment has arrived?" – "Let me just check. Yes, it's there".
   if (cue.kind === 'request' && replying.length > 1 && words.checkedInTheReply.test(replying[0]!.sentence.text)) return false;
+  if (reply !== null && !words.acceptance.test(reply) && resignedTo(facts, replying, call, words)) return false;
   return reply === null || words.acceptance.test(reply) || !words.refusal.test(reply);
+}
+
+/**
+ * "Could you order one in from another branch?" – "We've only the one shop, and it's gone from the
+ * brand's website too." – "Fair enough.": a reply that promises nothing, which the asker then
+ * accepts as a no ("fair enough", "never mind", "ah well"), turned the request down.
+ */
+function resignedTo(facts: SentenceFacts, replying: readonly SentenceFacts[], call: readonly SentenceFacts[], words: ActionWords): boolean {
+  const last = replying.at(-1);
+  if (!last || replying.some((other) => findActionCues(other.sentence, words).some((cue) => cue.kind === 'commitment'))) return false;
+  const next = call[call.indexOf(last) + 1];
+  return next !== undefined && next.sentence.segment.speakerId === facts.sentence.segment.speakerId && words.resignation.test(next.sentence.text);
 }
 
 /** Sentences of a reply read for what it says at once: an acknowledgement and the sentence after it. */

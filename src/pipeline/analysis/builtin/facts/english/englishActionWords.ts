@@ -296,6 +296,8 @@ export const englishActionWords: ActionWords = {
     + `(?:take|have) (?:that|it|this)(?: one)?[.!]?$|`
     // "Give my best to your mum": regards passed on, not a task.
     + `give (?:my|our|them my|her my|him my) (?:best|love|regards|thanks)\\b|`
+    // "Give him a big hug from me": affection passed on.
+    + `give (?:him|her|them|the kids|everyone|[A-Z][a-z]+) (?:a )?(?:big )?(?:hug|kiss|cuddle|squeeze)(?:es|s)?\\b|`
     // "Give it three to five working days": waiting, not a task.
     + `give (?:it|them|that|things) (?:[\\w-]+ ){0,4}?(?:days?|weeks?|hours?|minutes?|while|bit|moment|chance)\\b|`
     + `go (?:with|ahead)|do (?:it|that|this)\\b|see what happens|make it${A}?|(?:talk|speak) (?:to|with) you\\b|`
@@ -408,6 +410,8 @@ export const englishActionWords: ActionWords = {
   reportBack: /^(?:let \S+(?: \S+)? know|get back to|come back to|call \S+(?: \S+)? back|ring \S+(?: \S+)? back|confirm)\b/i,
   openTimeBound: /^(?:after|by|before|until|till)\b|\b(?:after|by|before|until|till)\s+(?:\S+\s*)?$/i,
   tiedToTheVisit: /\bbefore (?:they|he|she|we|the \p{L}+) (?:come|comes|arrive|arrives|get there|gets there|get here|gets here|turn up|turns up|start|starts|touch|do any)\b|\bon the day\b/iu,
+  hedgedClause: /^\s*(?:probably|maybe|perhaps|possibly)\b/i,
+  resignation: new RegExp(`^(?:(?:oh|ah|right|okay|ok|no)[,.!\\s]+)*(?:fair enough|never mind|not to worry|ah well|oh well|that${A}s a shame|what a shame|shame|no worries(?: then)?|I understand|that${A}s fine, I understand)\\b`, 'i'),
   deedAnaphor: /^do (?:that|it|this)\b/i,
   thingVerbs: [
     'arrives', 'comes', 'goes', 'gets', 'needs', 'seems', 'happens', 'expires', 'lands', 'leaves', 'means', 'includes',
