@@ -4,9 +4,9 @@ import { clip } from '../../text/clip.js';
 import { anyOfWords } from '../../text/regexWords.js';
 import type { ActionWords } from './ActionWords.js';
 import { ownerFieldsOf, type CallParties } from './callParties.js';
-import type { DateMention } from './findDateMentions.js';
+import { isDayToCome, type DateMention } from './findDateMentions.js';
 import { intentMetadataFor } from './intentMetadataFor.js';
-import type { FoundAction } from './mergeActions.js';
+import { MEETING_OR_CALL, type FoundAction } from './mergeActions.js';
 import { turnsOf } from './nearbyEvidence.js';
 import type { SentenceFacts } from './sentenceFacts.js';
 
@@ -64,7 +64,7 @@ export function withAgreedSlots(
     if (inExchange.some((action) => action.item.dueDate !== null)) continue;
     const owner = parties.speaker(diaryHolder(slot, slots, turns));
     // A promise under a condition ("And if he ends up in hospital that day, I'll call you") is not the agreed time's.
-    const undated = inExchange.filter((action) => (MEETING_INTENTS.has(action.item.intent) || action.item.ownerSpeakerId === null) && !words.conditionAnywhere.test(action.said));
+    const undated = inExchange.filter((action) => (MEETING_OR_CALL.has(action.item.intent) || action.item.ownerSpeakerId === null) && !words.conditionAnywhere.test(action.said));
     if (undated.length > 0) {
       const [first, ...rest] = undated;
       actions = actions.filter((action) => !rest.includes(action));
@@ -78,8 +78,6 @@ export function withAgreedSlots(
   return actions;
 }
 
-/** Intents of an action an agreed time is for. */
-const MEETING_INTENTS: ReadonlySet<string> = new Set(['meeting', 'call']);
 
 /** `first` set on the slot's day (and time, for a meeting or a call), with `rest` folded into it: their sources, and an owner when it has none. */
 function datedBySlot(first: FoundAction, rest: readonly FoundAction[], slot: Slot, diaryHolder: Speaker | null): void {
@@ -92,7 +90,7 @@ function datedBySlot(first: FoundAction, rest: readonly FoundAction[], slot: Slo
   if (item.ownerSpeakerId === null && diaryHolder) Object.assign(item, ownerFieldsOf(diaryHolder));
   item.dueDate = slot.when.date;
   // A call at an agreed time is scheduled like a meeting: the time is its `proposedAt`.
-  if (MEETING_INTENTS.has(item.intent) && slot.when.dateTime) item.intentMetadata = { ...item.intentMetadata, proposedAt: slot.when.dateTime };
+  if (MEETING_OR_CALL.has(item.intent) && slot.when.dateTime) item.intentMetadata = { ...item.intentMetadata, proposedAt: slot.when.dateTime };
 }
 
 const ownerOf = (item: FoundAction['item']) => ({
@@ -129,10 +127,9 @@ function slotsOffered(turns: readonly Turn[], words: ActionWords, callDate: stri
       const text = facts.sentence.text;
       if (words.slotTurnedDown.test(text) || words.refusal.test(text) || words.timeWindow.test(text)) continue;
       if (!facts.sentence.isQuestion && !words.slotSaidByAParty.test(text)) continue;
-      const ahead = (mention: DateMention) => mention.date !== null && mention.date >= callDate && !mention.isDeadline;
       // A day without a time is a slot only when offered in so many words ("How about Friday?").
-      const when = facts.dates.findLast((mention) => mention.dateTime !== null && ahead(mention))
-        ?? (words.slotOffer.test(text) ? facts.dates.findLast((mention) => ahead(mention) && !mention.isVague) : undefined);
+      const when = facts.dates.findLast((mention) => mention.dateTime !== null && isDayToCome(mention, callDate))
+        ?? (words.slotOffer.test(text) ? facts.dates.findLast((mention) => isDayToCome(mention, callDate) && !mention.isVague) : undefined);
       if (when) {
         slots.push({ turn: index, when, facts });
         return;

@@ -7,7 +7,7 @@ import { withAgreedSlots } from './agreedSlots.js';
 import { ownerFieldsOf, type CallParties } from './callParties.js';
 import type { ActionWords } from './ActionWords.js';
 import { findActionCues, leadingVerb, namedPersonCues, twoDeedsOf, type ActionCue } from './findActionCues.js';
-import type { DateMention } from './findDateMentions.js';
+import { isDayToCome, type DateMention } from './findDateMentions.js';
 import { intentMetadataFor } from './intentMetadataFor.js';
 import { clip } from '../../text/clip.js';
 import type { SentenceFacts } from './sentenceFacts.js';
@@ -52,11 +52,14 @@ export function buildActionItems(
       return firstDays.length > 0 && secondDays.length > 0 && firstDays.every((day) => !secondDays.includes(day));
     };
     const cues = findActionCues(facts.sentence, words, afterAName ? [...byName, words.thirdPartyPronouns] : byName).flatMap((cue) => twoDeedsOf(cue, words, onTheirOwnDays));
-    for (const cue of cues) {
+    for (const saidCue of cues) {
       const speaker = parties.speaker(facts.sentence.segment.speakerId);
-      if (!speaker || !standsAfterTheReply(cue, facts, call, words) || isDoneOrAskedInTheCall(cue, facts, call, words)) continue;
-      // "I'll do that" with no deed of the speaker's own before it: merged into what the other party asked, or nothing.
-      if (words.deedAnaphor.test(cue.clause) && withDeedNamed(cue, facts, call, words) === cue.clause) continue;
+      if (!speaker || !standsAfterTheReply(saidCue, facts, call, words) || isDoneOrAskedInTheCall(saidCue, facts, call, words)) continue;
+      // "I'll do that tonight" is the deed the speaker asked or promised before; with none, it is
+      // merged into what the other party asked, or nothing.
+      const deed = withDeedNamed(saidCue, facts, call, words);
+      if (words.deedAnaphor.test(saidCue.clause) && deed === saidCue.clause) continue;
+      const cue = { ...saidCue, clause: deed };
       const { titleAsSaid, ...action } = actionOf(cue, cues.length, speaker, { facts, call, parties, metadata, words, callDate });
       // "I'll stick with what I have", "I'll grab an Uber": a verb outside the lexicon makes an action only done on a day said.
       if (cue.verbByGrammar && action.item.dueDate === null) continue;
@@ -147,7 +150,7 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   ].filter((said) => !window?.includes(said.toLowerCase()));
   // "book the tech for Tuesday the twelfth, between noon and four": the window said after a comma
   // still belongs to the action (the title is cut at commas).
-  const clauseForTitle = window ? withDeedNamed(cue, facts, context.call, words).replace(new RegExp(`,\\s*(${words.timeWindow.source})(?:\\s*,)?`, 'i'), ' $1') : withDeedNamed(cue, facts, context.call, words);
+  const clauseForTitle = window ? cue.clause.replace(new RegExp(`,\\s*(${words.timeWindow.source})(?:\\s*,)?`, 'i'), ' $1') : cue.clause;
   const titleAsSaid = actionTitle(clauseForTitle, removable, {
     speakerName: speaker.displayName,
     addresseeName: addressee?.displayName ?? null,
@@ -458,6 +461,9 @@ const verbAndThingPronoun = oncePer((words: ActionWords) => {
   return new RegExp(`^(\\S+)\\s+(${anyOfWords([...singular, ...plural])}|(?:${anyOfWords(demonstrative)})(?=${demonstrativeFollowers.source}))\\b`, 'i');
 });
 
+/** Whether a noun phrase is of the number asked for: its last word plural (its key differs, "photos" → "photo") or not. */
+const ofNumber = (plural: boolean) => (phrase: readonly string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+
 /** Sentences looked back over for what "it" stands for. */
 const ANTECEDENT_LOOK_BACK = 5;
 /** Sentences looked back over for a thing the action's verb is typically done to ("pay it": a fee, a bill): such a noun is a surer antecedent. */
@@ -487,7 +493,7 @@ function withAntecedent(title: string, facts: SentenceFacts, call: readonly Sent
   if (!anaphor) return withLaterStepAntecedent(title, facts, call, words);
   const at = call.indexOf(facts);
   const plural = words.thingPronouns.plural.includes(pronoun);
-  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  const matchesNumber = ofNumber(plural);
   const named = (phrase: readonly string[]) => `${anaphor[1]} the ${phrase.join(' ')}${title.slice(anaphor[0].length)}`;
   // The sentence itself, before the verb, names it ("You asked about a receipt, so I'll mail that
   // out"); else the sentence just before, in the same turn: "What I need is photos of the damage.
@@ -625,13 +631,10 @@ function withAwaitedThing(title: string, facts: SentenceFacts, call: readonly Se
   if (!awaited) return title;
   const pronoun = awaited.groups!.pronoun!;
   const plural = pronoun.toLowerCase() === 'they';
-  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
-  const at = call.indexOf(facts);
+  const matchesNumber = ofNumber(plural);
   // "I'll fax a refill request over … I'll text you as soon as it's ready": the thing the call
   // keeps talking about (the prescription) first, else the first thing named nearest before.
-  const nearest = call.slice(Math.max(0, at - AWAITED_THING_LOOK_BACK), at).reverse()
-    .map((earlier) => thingsNamed(earlier, words, plural).find(matchesNumber)).find(Boolean);
-  const phrase = talkedAboutThing(facts, call, words, plural) ?? nearest;
+  const phrase = talkedAboutThing(facts, call, words, plural) ?? awaitedThingSaid(facts, call, words, plural)?.phrase;
   if (phrase) {
     const start = awaited.index + awaited[0].length - pronoun.length;
     // "when it's ready" → "when the prescription's ready"; "when they're in" → "when the glasses are in".
@@ -676,7 +679,7 @@ function dayOfTheVisitTalkedAbout(facts: SentenceFacts, call: readonly SentenceF
   if (!words.tiedToTheVisit.test(facts.sentence.text)) return null;
   const at = call.indexOf(facts);
   return call.slice(Math.max(0, at - VISIT_DAY_LOOK_BACK), at).flatMap((earlier) => earlier.dates)
-    .findLast((mention) => mention.date !== null && mention.date >= callDate && !mention.isDeadline)?.date ?? null;
+    .findLast((mention) => isDayToCome(mention, callDate))?.date ?? null;
 }
 
 /**
@@ -687,14 +690,21 @@ function dayOfTheVisitTalkedAbout(facts: SentenceFacts, call: readonly SentenceF
 function dayTheAwaitedThingComes(clause: string, facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, callDate: string): string | null {
   const awaited = words.awaitedThing.exec(clause);
   if (!awaited) return null;
-  const plural = awaited.groups!.pronoun!.toLowerCase() === 'they';
-  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  const said = awaitedThingSaid(facts, call, words, awaited.groups!.pronoun!.toLowerCase() === 'they');
+  return said?.sentence.dates.find((mention) => isDayToCome(mention, callDate))?.date ?? null;
+}
+
+/**
+ * The nearest of the {@link AWAITED_THING_LOOK_BACK} sentences before `facts` that names a thing
+ * of the number asked for, with the first such thing it names: what an awaited "it" ("they") is.
+ */
+function awaitedThingSaid(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, plural: boolean): { sentence: SentenceFacts; phrase: string[] } | undefined {
   const at = call.indexOf(facts);
   for (const earlier of call.slice(Math.max(0, at - AWAITED_THING_LOOK_BACK), at).reverse()) {
-    if (!thingsNamed(earlier, words, plural).some(matchesNumber)) continue;
-    return earlier.dates.find((mention) => mention.date !== null && mention.date >= callDate && !mention.isDeadline)?.date ?? null;
+    const phrase = thingsNamed(earlier, words, plural).find(ofNumber(plural));
+    if (phrase) return { sentence: earlier, phrase };
   }
-  return null;
+  return undefined;
 }
 
 /**
@@ -727,7 +737,7 @@ function withLaterStepAntecedent(title: string, facts: SentenceFacts, call: read
 function talkedAboutThing(facts: SentenceFacts, call: readonly SentenceFacts[], words: ActionWords, plural: boolean): string[] | undefined {
   const counts = wordCountsOf(call);
   const at = call.indexOf(facts);
-  const matchesNumber = (phrase: string[]) => (keyOf(phrase.at(-1)!) !== phrase.at(-1)!) === plural;
+  const matchesNumber = ofNumber(plural);
   let best: { phrase: string[]; count: number } | undefined;
   for (const earlier of call.slice(Math.max(0, at - ANTECEDENT_LOOK_BACK), at)) {
     for (const phrase of thingsNamed(earlier, words).filter(matchesNumber)) {

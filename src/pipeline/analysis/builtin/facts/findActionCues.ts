@@ -159,7 +159,6 @@ const compiledPatterns = oncePer((words: ActionWords): CompiledPatterns => {
   };
 });
 
-/** The sentence cut where a new clause with its own subject or cue starts. */
 /** Where a sentence's clauses joined by ", and" (", but", ", so") start: "I'll send the form today, and if there are any problems, give me a ring" is two. */
 const JOINED_CLAUSE = /,\s*(?:and|but|so)\s+/gi;
 
@@ -175,6 +174,7 @@ function underAContingency(sentence: string, start: number, words: ActionWords):
   return words.contingency.test(sentence.slice(from, to));
 }
 
+/** The sentence cut where a new clause with its own subject or cue starts. */
 function partsOf(text: string, splitter: RegExp): { index: number; text: string }[] {
   const parts: { index: number; text: string }[] = [];
   let start = 0;

@@ -35,6 +35,11 @@ export interface DateMention {
   isVague: boolean;
 }
 
+/** A day said from the call's date (`callDate`, `YYYY-MM-DD`) on, not as a deadline: when something is to happen. */
+export function isDayToCome(mention: DateMention, callDate: string): boolean {
+  return mention.date !== null && mention.date >= callDate && !mention.isDeadline;
+}
+
 /**
  * Hours said without am/pm that are read as afternoon: "at 3" in a business call means 15:00,
  * not 03:00. From 8 on, a bare hour stays morning ("at 9" is 09:00); 12 is noon.

@@ -198,8 +198,8 @@ export function mergeActions(placed: readonly PlacedAction[]): FoundAction[] {
     .map(({ item, kind, speakerId, said }) => ({ item, kind, speakerId, said }));
 }
 
-/** Intents of an action that sets a time to talk. */
-const MEETING_OR_CALL: ReadonlySet<string> = new Set(['meeting', 'call']);
+/** Intents of an action that sets a time to talk: an agreed time is its `proposedAt`. */
+export const MEETING_OR_CALL: ReadonlySet<string> = new Set(['meeting', 'call']);
 const saysNothing = (action: PlacedAction) => action.objectWords.length === 0;
 /** Both dated, on different days. */
 const otherDays = (first: PlacedAction, second: PlacedAction) =>
