@@ -44,7 +44,7 @@ import { transcriptFromSegments } from '../src/pipeline/normalization/transcript
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import type { AnalysisCall, EverydaySet } from './evaluation/analysisCalls.js';
 import { evaluationCalls as analysisCalls } from './evaluation/evaluationCalls.js';
-import { dialogueBattery } from './evaluation/dialogueBattery.js';
+import { dialogueBattery, type BatteryDialogue } from './evaluation/dialogueBattery.js';
 import { dialogueBatteryHeldOut } from './evaluation/dialogueBatteryHeldOut.js';
 import { dialogueBatteryQuiet } from './evaluation/dialogueBatteryQuiet.js';
 import { dialogueBatteryQuietHeldOut } from './evaluation/dialogueBatteryQuietHeldOut.js';
@@ -186,20 +186,27 @@ function countByKind(violations: readonly Violation[]): string {
 
 const analyser = createBuiltinAnalyser();
 const results: CallResult[] = [];
-const batteryScores: DialogueScore[] = [];
-const heldOutBatteryScores: DialogueScore[] = [];
-const quietBatteryScores: DialogueScore[] = [];
-const quietHeldOutBatteryScores: DialogueScore[] = [];
+/**
+ * The dialogue batteries, in the order they are printed: `key` names their figures in `--json`;
+ * a held-out one prints its dialogues only with `--show-held-out`.
+ */
+const batteries: ReadonlyArray<{ key: string; title: string; dialogues: readonly BatteryDialogue[]; heldOut: boolean }> = [
+  { key: 'dialogueBattery', title: 'Dialogue battery (short dialogues written from the language, not from the calls)', dialogues: dialogueBattery, heldOut: false },
+  { key: 'dialogueBatteryHeldOut', title: 'Dialogue battery, held-out half (written by someone who read neither the analyser nor the first battery; never read while changing the analyser)', dialogues: dialogueBatteryHeldOut, heldOut: true },
+  { key: 'dialogueBatteryQuiet', title: 'Dialogue battery, calls without actions (written from the language; read while changing the analyser)', dialogues: dialogueBatteryQuiet, heldOut: false },
+  { key: 'dialogueBatteryQuietHeldOut', title: 'Dialogue battery, calls without actions, held-out half (same writer, never read while changing the analyser)', dialogues: dialogueBatteryQuietHeldOut, heldOut: true },
+];
+/** Each battery's scores, by its key. */
+const batteryScores = new Map<string, DialogueScore[]>();
 try {
   for (const [index, call] of analysisCalls.entries()) results.push(await evaluate(call, index, analyser));
-  for (const [battery, scores] of [
-    [dialogueBattery, batteryScores], [dialogueBatteryHeldOut, heldOutBatteryScores],
-    [dialogueBatteryQuiet, quietBatteryScores], [dialogueBatteryQuietHeldOut, quietHeldOutBatteryScores],
-  ] as const) {
-    for (const dialogue of battery) {
+  for (const battery of batteries) {
+    const scores: DialogueScore[] = [];
+    for (const dialogue of battery.dialogues) {
       const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());
       scores.push(scoreDialogue(dialogue, analysed.actionItems));
     }
+    batteryScores.set(battery.key, scores);
   }
 } finally {
   await threadResources.disposeAll();
@@ -301,10 +308,7 @@ if (asJson) {
       targetsMet: schemaMet && groundingMet,
     },
     subsets: Object.fromEntries(subsets.map((subset) => [subset.key, totalsOf(subset.results)])),
-    dialogueBattery: batteryFigures(batteryScores),
-    dialogueBatteryHeldOut: batteryFigures(heldOutBatteryScores),
-    dialogueBatteryQuiet: batteryFigures(quietBatteryScores),
-    dialogueBatteryQuietHeldOut: batteryFigures(quietHeldOutBatteryScores),
+    ...Object.fromEntries(batteries.map((battery) => [battery.key, batteryFigures(batteryScores.get(battery.key) ?? [])])),
     calls: results.map((result, index) => {
       const figures = {
         schemaValid: result.schemaValid,
@@ -369,10 +373,7 @@ if (asJson) {
 
   printTotals('Totals', results);
   for (const subset of subsets) printTotals(`Totals, ${subset.title}: ${subset.results.length}`, subset.results);
-  printBattery('Dialogue battery (short dialogues written from the language, not from the calls)', batteryScores, true);
-  printBattery('Dialogue battery, held-out half (written by someone who read neither the analyser nor the first battery; never read while changing the analyser)', heldOutBatteryScores, showHeldOut);
-  printBattery('Dialogue battery, calls without actions (written from the language; read while changing the analyser)', quietBatteryScores, true);
-  printBattery('Dialogue battery, calls without actions, held-out half (same writer, never read while changing the analyser)', quietHeldOutBatteryScores, showHeldOut);
+  for (const battery of batteries) printBattery(battery.title, batteryScores.get(battery.key) ?? [], !battery.heldOut || showHeldOut);
   for (const subset of untuned) {
     const untunedTotals = totalsOf(subset.results);
     const met = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
@@ -392,7 +393,7 @@ if (asJson) {
  * the battery is held out, what was wrong in each dialogue that is not.
  */
 function printBattery(title: string, scores: readonly DialogueScore[], showDialogues: boolean): void {
-  const right = scores.filter((score) => score.problems.length === 0).length;
+  const right = dialoguesRight(scores);
   console.log(`\n${title}: ${percent(right, scores.length)} fully right`);
   for (const [category, counts] of rightByCategory(scores)) console.log(`  ${pad(category, 28)} ${counts.right}/${counts.total}`);
   if (!showDialogues) return;
@@ -404,9 +405,14 @@ function printBattery(title: string, scores: readonly DialogueScore[], showDialo
   }
 }
 
+/** Dialogues read fully right: every expected item found as expected, nothing else. */
+function dialoguesRight(scores: readonly DialogueScore[]): number {
+  return scores.filter((score) => score.problems.length === 0).length;
+}
+
 /** A battery's figures for `--json`. */
 function batteryFigures(scores: readonly DialogueScore[]) {
-  return { right: scores.filter((score) => score.problems.length === 0).length, dialogues: scores.length, byCategory: Object.fromEntries(rightByCategory(scores)) };
+  return { right: dialoguesRight(scores), dialogues: scores.length, byCategory: Object.fromEntries(rightByCategory(scores)) };
 }
 
 /** The totals block of the report for a subset of the calls. */

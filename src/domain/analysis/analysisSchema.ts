@@ -30,6 +30,8 @@ export const toneLabels = [
 ] as const;
 export const actionIntents = ['meeting', 'email', 'call', 'message', 'reminder', 'task', 'none'] as const;
 export const providerHints = ['meet', 'zoom', 'teams', 'phone', 'whatsapp', 'sms', 'telegram'] as const;
+/** How many executive summary bullets an analysis has: this range, or none for a call too short to summarise. */
+export const summaryBulletCount = { min: 3, max: 7 } as const;
 export const amountKinds = ['money', 'quantity', 'percentage', 'duration', 'phone_number', 'reference_number', 'other'] as const;
 
 const Phase = Type.Enum(phases);
@@ -173,7 +175,7 @@ export const AnalysisSchema = Type.Object({
   oneLineSummary: Type.Union([ShortText(300), Type.Null()]),
   conversationOutcome: Type.Union([Type.Enum(conversationOutcomes), Type.Null()]),
   executiveSummary: Type.Union([ShortText(3000), Type.Null()]),
-  executiveSummaryBullets: NullableList(SummaryBulletSchema, { maxItems: 7, description: '3 to 7 items; fewer only for calls too short to summarise' }),
+  executiveSummaryBullets: NullableList(SummaryBulletSchema, { maxItems: summaryBulletCount.max, description: `${summaryBulletCount.min} to ${summaryBulletCount.max} items; fewer only for calls too short to summarise` }),
   sections: NullableList(SectionSchema, { maxItems: 12 }),
   keyDiscussionPoints: NullableList(KeyDiscussionPointSchema, { maxItems: 30, description: 'Chronological' }),
   actionItems: NullableList(AnalysisActionItemSchema, { maxItems: 30 }),

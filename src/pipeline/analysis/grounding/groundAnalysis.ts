@@ -1,4 +1,4 @@
-import type { Analysis } from '../../../domain/analysis/analysisSchema.js';
+import { summaryBulletCount, type Analysis } from '../../../domain/analysis/analysisSchema.js';
 import { digitsOf } from '../text/numberWords.js';
 import type { GroundingCorpus } from './groundingCorpus.js';
 
@@ -47,8 +47,6 @@ const numberPattern = /\d[\d,]*(?:\.\d+)?/g;
  */
 const capitalisedWord = /(?<![\p{L}\p{N}])[\p{Lu}][\p{L}'’-]*(?![\p{L}\p{N}'’-])/gu;
 /** Capitalised words that are never names. */
-/** The fewest summary bullets a summary may have (the schema's 3 to 7, or none). */
-const MIN_SUMMARY_BULLETS = 3;
 const notNames = new Set(['i', "i'll", "i'm", "i've", "i'd", 'ok', 'okay']);
 
 /**
@@ -75,8 +73,8 @@ export function groundAnalysis(analysis: Analysis, corpus: GroundingCorpus): Gro
   if (violationsBefore.length > 0) grounded = { ...grounded, qualityWarnings: [...grounded.qualityWarnings, groundingWarning(violationsBefore)] };
   // The schema's rule is 0 or 3 to 7 bullets: one or two left after the filter cannot pass for a summary.
   const bullets = grounded.executiveSummaryBullets ?? [];
-  if (bullets.length > 0 && bullets.length < MIN_SUMMARY_BULLETS) {
-    grounded = { ...grounded, executiveSummaryBullets: [], qualityWarnings: [...grounded.qualityWarnings, `summary_bullets_dropped: ${bullets.length} left after grounding, fewer than ${MIN_SUMMARY_BULLETS}`] };
+  if (bullets.length > 0 && bullets.length < summaryBulletCount.min) {
+    grounded = { ...grounded, executiveSummaryBullets: [], qualityWarnings: [...grounded.qualityWarnings, `summary_bullets_dropped: ${bullets.length} left after grounding, fewer than ${summaryBulletCount.min}`] };
   }
   return { analysis: grounded, violationsBefore, violationsAfter: remaining };
 }

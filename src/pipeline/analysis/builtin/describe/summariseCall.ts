@@ -1,4 +1,4 @@
-import type { Analysis, bulletCategories } from '../../../../domain/analysis/analysisSchema.js';
+import { summaryBulletCount as bulletCount, type Analysis, type bulletCategories } from '../../../../domain/analysis/analysisSchema.js';
 import {
   agreementCue, blockerCue, commitmentCue, concernCue, contextCue, decisionCue, followUpCue, outcomeCue,
 } from './cues.js';
@@ -17,7 +17,6 @@ const usableSentencesPerSummarySentence = 6;
 const summarySentences = { min: 2, max: 5 } as const;
 /** 3 to 7 bullets (the specification's range): one per this many usable sentences. */
 const usableSentencesPerBullet = 4;
-const bulletCount = { min: 3, max: 7 } as const;
 /** Schema limits (characters). */
 const maxBulletChars = 300;
 const maxSummaryChars = 3000;
