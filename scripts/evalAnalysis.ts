@@ -42,7 +42,7 @@ import { analyseCall } from '../src/pipeline/analysis/analyseCall.js';
 import { createBuiltinAnalyser } from '../src/pipeline/analysis/builtin/builtinAnalyser.js';
 import { transcriptFromSegments } from '../src/pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
-import type { AnalysisCall, EverydaySet } from './evaluation/analysisCalls.js';
+import { isJudgeCall, type AnalysisCall } from './evaluation/analysisCalls.js';
 import { evaluationCalls as analysisCalls } from './evaluation/evaluationCalls.js';
 import { dialogueBattery, type BatteryDialogue } from './evaluation/dialogueBattery.js';
 import { dialogueBatteryHeldOut } from './evaluation/dialogueBatteryHeldOut.js';
@@ -90,9 +90,7 @@ const asJson = process.argv.slice(2).includes('--json');
  * round 7, the round 6 set in round 8 and the round 7 set in round 9; they are printed like the tuning calls.
  */
 const showHeldOut = process.argv.slice(2).includes('--show-held-out');
-/** The held-out sets: hidden in the report, and the ones the targets are judged on. */
-const judgeSets: readonly EverydaySet[] = ['round8', 'round9', 'round10', 'round11', 'round12'];
-const isJudgeCall = (call: AnalysisCall) => call.everyday !== undefined && judgeSets.includes(call.everyday);
+/** The judges (`judgeSets` of ./evaluation/analysisCalls.ts) are hidden in the report; the targets are judged on them. */
 const isHidden = (call: AnalysisCall) => !showHeldOut && isJudgeCall(call);
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);

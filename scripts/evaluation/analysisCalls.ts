@@ -38,10 +38,18 @@ import type { DiarizedTranscriptInput } from '../../src/pipeline/normalization/d
 
 export type ExpectedOwnerRole = 'USER' | 'CONTACT' | null;
 /**
- * Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`): `round7` was opened
- * for tuning in round 9; the `round8` and `round9` sets judge the analyser.
+ * Which set of everyday calls a call belongs to (see `AnalysisCall.everyday`): the sets up to
+ * `round7`, and `quiet`, are tuned on; those of {@link judgeSets} judge the analyser.
  */
 export type EverydaySet = 'tune' | 'heldout' | 'unseen' | 'round4' | 'round5' | 'round6' | 'round7' | 'round8' | 'round9' | 'round10' | 'round11' | 'round12' | 'quiet';
+/**
+ * The judges: held-out sets never read while changing the analyser, on which the targets are
+ * measured. `eval:analysis` reports them by their figures only, and tests check only their form
+ * (schema, keywords said in the call), never how the analyser or speaker resolution does on them.
+ */
+export const judgeSets: readonly EverydaySet[] = ['round8', 'round9', 'round10', 'round11', 'round12'];
+/** Whether a call belongs to a judge set ({@link judgeSets}). */
+export const isJudgeCall = (call: Pick<AnalysisCall, 'everyday'>): boolean => call.everyday !== undefined && judgeSets.includes(call.everyday);
 export type ExpectedSentiment = 'positive' | 'negative' | 'neutral' | 'mixed';
 
 /** The intentMetadata fields a call states; see `metadataFieldChecks` for how each is compared. */
@@ -131,18 +139,19 @@ export interface AnalysisCall {
   /** The role speaker resolution must give each source speaker (`SPEAKER_00`, …). */
   speakerRoles: Record<string, 'USER' | 'CONTACT'>;
   expected: ExpectedAnalysis;
-  /** Written before the rule changes they measure, from a brief rather than from the analyser's misses: reported apart. */
+  /**
+   * Written before the rule changes they measure, from a brief rather than from the analyser's
+   * misses: reported apart (their misses were read while tuning since, so the figure is optimistic).
+   */
   heldOut?: boolean;
   /**
-   * The everyday calls (scripts/evaluation/everyday*.ts): `tune` ones may be read while changing
-   * the analyser; `heldout` ones were the held-out set of round 2 (never read while changing the
-   * analyser until round 4 opened them for tuning); `unseen` ones are the round 3 held-out set,
-   * written by someone who saw neither the analyser nor the other sets, never read while changing
-   * the analyser until round 5 opened them for tuning; `round4` ones are the set written the same
-   * way in round 4, never read while changing the analyser until round 6 opened them for tuning;
-   * `round5`, `round6` and `round7` ones likewise in rounds 5 to 7, opened for tuning in rounds 7 to 9;
-   * `round8` and `round9` ones are the sets written the same way in rounds 8 and 9, never read
-   * while changing the analyser: the targets are judged on them. Unset: the original calls above.
+   * The everyday calls (scripts/evaluation/everyday*.ts): `tune` ones are tuned on (since rounds 1
+   * and 2); `heldout` ones were the held-out set of round 2, tuned on since round 4; `unseen` ones
+   * the round 3 held-out set, written by someone who saw neither the analyser nor the other sets,
+   * tuned on since round 5; `round4` to `round7` ones the sets written the same way in rounds 4
+   * to 7, tuned on since rounds 6 to 9; `quiet` ones (no actions) tuned on since round 11;
+   * `round8` to `round12` ones the sets written the same way since, never read: the judges
+   * ({@link judgeSets}). Unset: the original calls above.
    */
   everyday?: EverydaySet;
 }

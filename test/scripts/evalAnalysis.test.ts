@@ -3,7 +3,7 @@ import { actionIntents, callTypes, providerHints } from '../../src/domain/analys
 import { diarizedTranscriptInputProblems } from '../../src/pipeline/normalization/diarizedTranscriptInput.js';
 import { transcriptFromSegments } from '../../src/pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../../src/pipeline/speakers/resolveSpeakers.js';
-import type { ExpectedActionItem } from '../../scripts/evaluation/analysisCalls.js';
+import { isJudgeCall, type AnalysisCall, type ExpectedActionItem } from '../../scripts/evaluation/analysisCalls.js';
 import { evaluationCalls as analysisCalls } from '../../scripts/evaluation/evaluationCalls.js';
 import {
   dueDateRight, localDateTime, matchActionItems, matchesKeywords, metadataFieldChecks, normalizeText, ownerRight, percent,
@@ -19,7 +19,18 @@ const extractedItem = (title: string, overrides: Partial<ExtractedActionItem> = 
 
 /** The local calendar date of an instant in a time zone, `YYYY-MM-DD`. */
 const localDate = (iso: string, timeZone: string) => localDateTime(iso, timeZone)!.slice(0, 10);
-const allText = (call: (typeof analysisCalls)[number]) => call.input.segments.map(({ text }) => text).join(' ');
+const allText = (call: AnalysisCall) => call.input.segments.map(({ text }) => text).join(' ');
+
+/**
+ * Each call under a title: its name, or for a call of a judge set its set and place in it, so
+ * that the test report names no judge call (see `judgeSets`: only their form is checked here).
+ */
+const titleOf = (call: AnalysisCall) => (isJudgeCall(call)
+  ? `${call.everyday} call #${analysisCalls.filter(({ everyday }) => everyday === call.everyday).indexOf(call) + 1}`
+  : call.name);
+const titled = (calls: readonly AnalysisCall[]) => calls.map((call) => [titleOf(call), call] as const);
+/** The calls that may be read while changing the analyser: the original calls and the everyday sets tuned on. */
+const tunedCalls = analysisCalls.filter((call) => !isJudgeCall(call));
 
 describe('the scripted calls', () => {
   test('there are at least 18, with distinct names', () => {
@@ -27,8 +38,15 @@ describe('the scripted calls', () => {
     expect(new Set(analysisCalls.map(({ name }) => name)).size).toBe(analysisCalls.length);
   });
 
-  test.each(analysisCalls.map((call) => [call.name, call] as const))('%s: a valid transcript input of 8–30 segments lasting half a minute to 4 minutes', (_, call) => {
+  test('the judge sets (rounds 8 to 12) are told apart from the calls tuned on', () => {
+    expect(new Set(analysisCalls.filter(isJudgeCall).map(({ everyday }) => everyday))).toEqual(new Set(['round8', 'round9', 'round10', 'round11', 'round12']));
+    expect(tunedCalls.length).toBeGreaterThanOrEqual(18);
+  });
+
+  test.each(titled(analysisCalls))('%s: a valid transcript input of 8–30 segments lasting half a minute to 4 minutes', (_, call) => {
     expect(diarizedTranscriptInputProblems(call.input)).toEqual([]);
+    // The scripted roles name exactly the transcript's speakers.
+    expect(Object.keys(call.speakerRoles).sort()).toEqual([...new Set(call.input.segments.map(({ sourceSpeakerId }) => sourceSpeakerId))].sort());
     expect(call.input.segments.length).toBeGreaterThanOrEqual(8);
     expect(call.input.segments.length).toBeLessThanOrEqual(30);
     const end = Math.max(...call.input.segments.map(({ endSeconds }) => endSeconds));
@@ -39,7 +57,8 @@ describe('the scripted calls', () => {
     expect(() => new Intl.DateTimeFormat('en', { timeZone: call.timeZone })).not.toThrow();
   });
 
-  test.each(analysisCalls.map((call) => [call.name, call] as const))('%s: speaker resolution gives each speaker its scripted role', (_, call) => {
+  // Speaker resolution is part of what the judges measure: it runs on the tuned calls only.
+  test.each(titled(tunedCalls))('%s: speaker resolution gives each speaker its scripted role', (_, call) => {
     const transcript = resolveSpeakers(
       transcriptFromSegments(call.input, { callId: '00000000-0000-4000-8000-000000000001', createdAt: Date.parse(call.recordedAt) }),
       { metadata: call.input.metadata ?? {}, userDisplayName: call.input.user?.displayName },
@@ -51,7 +70,7 @@ describe('the scripted calls', () => {
     if (!call.everyday) expect(transcript.speakerResolution.warnings).toEqual([]);
   });
 
-  test.each(analysisCalls.map((call) => [call.name, call] as const))('%s: expectations are well-formed and grounded in the script', (_, call) => {
+  test.each(titled(analysisCalls))('%s: expectations are well-formed and grounded in the script', (_, call) => {
     const { expected } = call;
     if (expected.callType !== undefined) expect(callTypes).toContain(expected.callType);
     if (expected.sentiment !== undefined) expect(['positive', 'negative', 'neutral', 'mixed']).toContain(expected.sentiment);
@@ -104,10 +123,10 @@ describe('the scripted calls', () => {
         intentMetadata: item.intentMetadata ?? {},
       }));
       const score = scoreActionItems(call.expected.actionItems, extracted, call.timeZone);
-      expect(score.matched, call.name).toBe(call.expected.actionItems.length);
-      expect(score.extra, call.name).toEqual([]);
-      expect([score.intentRight, score.ownerRight, score.dueDateRight], call.name).toEqual([score.matched, score.matched, score.matched]);
-      expect(score.metadataRight, call.name).toBe(score.metadataFields);
+      expect(score.matched, titleOf(call)).toBe(call.expected.actionItems.length);
+      expect(score.extra, titleOf(call)).toEqual([]);
+      expect([score.intentRight, score.ownerRight, score.dueDateRight], titleOf(call)).toEqual([score.matched, score.matched, score.matched]);
+      expect(score.metadataRight, titleOf(call)).toBe(score.metadataFields);
     }
   });
 });
