@@ -25,6 +25,9 @@
  *   a third party, or for a joint "let's both". `intent`, `owner` and `due` are given only when an
  *   annotator could not reasonably differ on them; `mentions` is a word any sensible title or
  *   description of the item would contain.
+ *
+ * Tuned on since round 10: every dialogue not fully right is printed in full and read while
+ * changing the analyser. Its held-out twin, ./dialogueBatteryHeldOut.ts, is a judge.
  */
 import type { Turn } from './dialogueCalls.js';
 

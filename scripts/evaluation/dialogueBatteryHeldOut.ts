@@ -6,8 +6,8 @@
  * 4 March 2026, 10:00 in London; the harness prepends S: "Hello, Sheila speaking." and
  * D: "Hi Sheila, this is Diane."; the same date, owner, `due` and `mentions` rules).
  *
- * It is held out: never read it while changing the analyser, so that it keeps measuring how the
- * analyser does on phrasings it was not tuned to.
+ * A judge: never read it while changing the analyser, so that it keeps measuring how the analyser
+ * does on phrasings it was not tuned to; reported by its figures only, and run by no test.
  */
 import type { BatteryDialogue } from './dialogueBattery.js';
 

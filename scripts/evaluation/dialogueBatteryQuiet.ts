@@ -14,8 +14,9 @@
  * London, the harness prepending the greeting, so `D` is Diane (the user) and `S` Sheila (the
  * contact); the category is the kind of call without actions.
  *
- * 120 dialogues were written together and split by alternation into this half, read while changing
- * the analyser, and the held-out half in ./dialogueBatteryQuietHeldOut.ts, which is never read.
+ * 120 dialogues were written together and split by alternation into this half, tuned on since
+ * round 11 (read while changing the analyser), and the held-out half in
+ * ./dialogueBatteryQuietHeldOut.ts, a judge, which is never read.
  */
 import type { BatteryDialogue } from './dialogueBattery.js';
 

@@ -15,8 +15,9 @@
  * contact); the category is the kind of call without actions.
  *
  * 120 dialogues were written together and split by alternation into the half in
- * ./dialogueBatteryQuiet.ts and this held-out half, which must never be read while changing the
- * analyser: its figures are printed by category, its failures only with `--show-held-out`.
+ * ./dialogueBatteryQuiet.ts and this held-out half, a judge (of the same writer, so a weaker test
+ * of generalising): never read while changing the analyser and run by no test; its figures are
+ * printed by category, its failures only with `--show-held-out`.
  */
 import type { BatteryDialogue } from './dialogueBattery.js';
 

@@ -1,8 +1,11 @@
 /**
  * Every scripted call `npm run eval:analysis` scores, in report order: the original calls (with
- * their held-out ones), then the everyday calls: two tuning sets (the second was the first
- * held-out set, opened after round 1), the round 2 to 7 sets (held out, then opened in rounds 4
- * to 9), and the round 8 and round 9 held-out sets (`round8`, `round9`).
+ * their held-out ones, whose misses were read while tuning), then the everyday calls:
+ * - tuned on: two tuning sets (since rounds 1 and 2; the second was the first held-out set), the
+ *   round 2 to 7 sets (each held out for two rounds, then tuned on since round 4, 5, 6, 7, 8 and 9
+ *   in turn), and the calls without actions (`quiet`, since round 11);
+ * - judges, never read, and checked by tests for their form only (`judgeSets` in
+ *   ./analysisCalls.ts): the round 8, 9, 10, 11 and 12 held-out sets (`round8` … `round12`).
  */
 import { analysisCalls, type AnalysisCall } from './analysisCalls.js';
 import { everydayHeldOutCalls } from './everydayHeldOutCalls.js';

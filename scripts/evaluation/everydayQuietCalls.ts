@@ -13,8 +13,8 @@
  * nothing taken on, third parties whose actions already happened, and refunds, letters and
  * emails that arrive automatically or have already gone.
  *
- * Written in round 11 from a brief, independently of the analyser and of the held-out sets; read
- * while changing the analyser.
+ * Written in round 11 from a brief, independently of the analyser and of the held-out sets, and
+ * tuned on since round 11: read while changing the analyser.
  */
 import { C, U, scripted, type AnalysisCall } from './analysisCalls.js';
 

@@ -9,7 +9,11 @@
  * ./analysisCalls.ts.
  *
  * Written from a brief, independently of the analyser and of the other evaluation sets, as the
- * held-out set of round 8; never read while changing the analyser.
+ * held-out set of round 8.
+ *
+ * A judge: never read while changing the analyser, and reported by its figures only
+ * (`--show-held-out` prints it; whoever changes the analyser must not use it). Tests check only
+ * that it is well formed, never how the analyser or speaker resolution does on it.
  */
 import { C, U, scripted, type AnalysisCall } from './analysisCalls.js';
 

@@ -12,8 +12,8 @@
  * with `proposedAt`, a refused or replaced proposal is nothing, a question alone is nothing,
  * posted letters are `task`, visits and deliveries keep their time window in `details`,
  * payments keep their amount, promises made on a condition are `conditional`). The first call
- * comes from a user's report. Being the tuning half, they may be read while changing the
- * analyser; the held-out half may not.
+ * comes from a user's report. Being the tuning half, they have been tuned on since round 1: they
+ * may be read while changing the analyser.
  *
  * Weekdays and dates in the comments were checked with a calendar computation in each call's
  * time zone (1 December 2026 is a Tuesday).
