@@ -26,8 +26,8 @@
  * and for the everyday calls' sets (tuning, the round 2 `heldout` set, opened for tuning in
  * round 4, the round 3 `unseen` set, opened for tuning in round 5, the round 4 set, opened for
  * tuning in round 6, the round 5 set, opened for tuning in round 7, the round 6 set, opened for
- * tuning in round 8, the round 7 set, opened for tuning in round 9, and the round 8, 9 and 10
- * held-out sets), with the targets on the sets the analyser was not tuned on (rounds 8 to 11).
+ * tuning in round 8, the round 7 set, opened for tuning in round 9, the quiet calls, and the
+ * round 8 to 12 held-out sets, the judges), with the targets on the judges.
  * Their calls are printed by their figures only,
  * unless `--show-held-out` (never while changing the analyser).
  *
