@@ -23,9 +23,9 @@ interface Overview {
 const webhooks = useWebhookTestContext();
 const receiver = () => webhooks.receiver;
 
-/** A test app with a dispatcher, and an admin signed in to it. */
-async function signedIn(env: Record<string, string>): Promise<{ app: TestApp; browser: AdminBrowser }> {
-  const app = await webhooks.startApp(env);
+/** A test app with a dispatcher (unless `dispatcher: false`), and an admin signed in to it. */
+async function signedIn(env: Record<string, string>, options?: { dispatcher?: boolean }): Promise<{ app: TestApp; browser: AdminBrowser }> {
+  const app = await webhooks.startApp(env, options);
   return { app, browser: await completeSetup(app) };
 }
 
@@ -93,11 +93,16 @@ describe('the list and resend', () => {
 
 describe('the signing secret', () => {
   test('without WEBHOOK_SECRET deliveries wait; a secret generated here is shown once, and they go out signed with it', async () => {
-    const { app, browser } = await signedIn({ WEBHOOK_URLS: receiver().url() });
+    const { app, browser } = await signedIn({ WEBHOOK_URLS: receiver().url() }, { dispatcher: false });
+    const dispatcher = webhooks.dispatch(app);
     expect((await json<Overview>(await browser.fetch('/admin/api/webhooks'))).secret).toEqual({ configured: false, source: 'none' });
     await seedCall(app.services, 'alice');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A whole pass of the dispatcher over the due delivery (one that sends waits for the answer):
+    // nothing went out, and the log says why.
+    dispatcher.wake();
+    await dispatcher.idle();
     expect(receiver().received).toEqual([]);
+    expect(app.logLines.map(({ msg }) => msg)).toContain('webhooks wait: no WEBHOOK_SECRET is set and none was generated on the admin page (Webhooks)');
 
     const { secret } = await json<{ secret: string }>(await browser.fetch('/admin/api/webhooks/secret', { method: 'POST' }));
     expect(isWebhookSecret(secret)).toBe(true);
