@@ -83,10 +83,21 @@ describe('diarizeAudio with the real segmentation model', () => {
     expect(right.at(-1)!.endSeconds).toBeGreaterThan(call.rightEndSeconds - 0.6);
   });
 
-  it('diarizes the mono mix when both channels carry the same mix', async () => {
-    const call = await writeStereoCall(join(folder, 'dual-mono.wav'), { rightStartSeconds: 8.3, dualMono: true });
-    const diarization = await diarizeAudio(await clean(call.path), models, createTestStageContext());
-    expect(diarization.method).toBe('window-linking');
+  it('diarizes the mono mix when both channels carry the same mix: the two parties, as the mono recording of that mix gives them', async () => {
+    const dualMono = await clean((await writeStereoCall(join(folder, 'dual-mono.wav'), { rightStartSeconds: 8.3, dualMono: true })).path);
+    expect(dualMono.stereoPath).toBeDefined();
+    const diarization = await diarizeAudio(dualMono, models, createTestStageContext());
+    const mono = await diarizeAudio(await clean((await writeStereoCall(join(folder, 'mono-mix.wav'), { rightStartSeconds: 8.3, dualMono: true, mono: true })).path), models, createTestStageContext());
+    // Who really speaks when: the same call with each party on a channel of their own, diarized by channel.
+    const parties = await diarizeAudio(await clean((await writeStereoCall(join(folder, 'two-channels.wav'), { rightStartSeconds: 8.3 })).path), models, createTestStageContext());
+    expect(parties.method).toBe('channel');
+
+    expect(diarization).toMatchObject({ method: 'window-linking', speakerCount: 2 });
+    // Measured: the same turns as the mono recording (DER 0), and 6.4 % against the parties' own channels, all of it edges (no confusion).
+    expect(scoreDiarization(mono.turns, diarization.turns).diarizationErrorRate).toBeLessThanOrEqual(0.02);
+    const score = scoreDiarization(parties.turns, diarization.turns);
+    expect(score.diarizationErrorRate).toBeLessThanOrEqual(0.12);
+    expect(score.confusion).toBeLessThanOrEqual(0.02);
   });
 
   it('clusters embeddings when an embedding model is installed (a small ONNX graph built in the test)', async () => {

@@ -18,9 +18,10 @@ export interface StereoCall {
 /**
  * A two-party stereo call from the shared clips, written in memory: speaker1_a on the left from
  * 0 s, speaker2_a on the right from `rightStartSeconds`. `crosstalk` (0..1) leaks each side into
- * the other; `dualMono` writes the mix of both on both channels instead.
+ * the other; `dualMono` writes the mix of both on both channels instead, and `mono` with it the
+ * mix as a mono file.
  */
-export async function writeStereoCall(path: string, options: { rightStartSeconds: number; crosstalk?: number; dualMono?: boolean }): Promise<StereoCall> {
+export async function writeStereoCall(path: string, options: { rightStartSeconds: number; crosstalk?: number; dualMono?: boolean; mono?: boolean }): Promise<StereoCall> {
   const left = (await readPcmWav(sharedAudio('speakers/speaker1_a_en_16k.wav'))).samples;
   const right = (await readPcmWav(sharedAudio('speakers/speaker2_a_en_16k.wav'))).samples;
   const offset = Math.round(options.rightStartSeconds * 16000);
@@ -37,6 +38,6 @@ export async function writeStereoCall(path: string, options: { rightStartSeconds
       Int16Array.from(leftParty, (sample, index) => Math.round(sample + leak * rightParty[index]!)),
       Int16Array.from(rightParty, (sample, index) => Math.round(sample + leak * leftParty[index]!)),
     ];
-  await writeFile(path, pcmWav(interleave(...channels), { channels: 2 }));
+  await writeFile(path, options.mono ? pcmWav(channels[0]!) : pcmWav(interleave(...channels), { channels: 2 }));
   return { path, leftEndSeconds: left.length / 16000, rightStartSeconds: options.rightStartSeconds, rightEndSeconds: (offset + right.length) / 16000 };
 }
