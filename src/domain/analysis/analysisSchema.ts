@@ -7,6 +7,9 @@ import { Type, type Static } from 'typebox';
  * element shapes of the typed lists, and the vocabularies below, to us; docs/architecture.md lists them.
  * Every list element that states a fact cites the transcript segments it comes from
  * (`sourceSegmentIds`, `seg_NNNN`): grounding checks that each exists.
+ * Grounding reads its checks from this schema (src/pipeline/analysis/grounding/groundingRules.ts):
+ * every unpatterned string is free text it checks, a string property named `name` or ending in
+ * `Name` or `Label` is a person's name, and a new pattern needs a rule there.
  */
 
 const SegmentIds = Type.Array(Type.String({ pattern: '^seg_\\d{4,}$' }), { description: 'Transcript segments the item is drawn from' });

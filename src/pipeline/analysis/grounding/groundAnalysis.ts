@@ -1,6 +1,7 @@
 import { summaryBulletCount, type Analysis } from '../../../domain/analysis/analysisSchema.js';
 import { digitsOf } from '../text/numberWords.js';
 import type { GroundingCorpus } from './groundingCorpus.js';
+import { analysisGroundingRules, fieldPatternOf, type GroundingRules } from './groundingRules.js';
 
 export type GroundingKind = 'name' | 'email' | 'phone' | 'date' | 'amount' | 'segment' | 'speaker';
 
@@ -21,24 +22,14 @@ export interface GroundedAnalysis {
   violationsAfter: GroundingViolation[];
 }
 
-/** Keys whose values come from fixed vocabularies or are not statements (nothing to ground). */
-const vocabularyKeys = new Set([
-  'schemaVersion', 'category', 'importance', 'phase', 'speakerRole', 'ownerRole', 'intent', 'providerHint', 'callType', 'conversationOutcome',
-  'overall', 'formality', 'energy', 'pace', 'relation', 'kind', 'currency', 'unit', 'severity', 'priority', 'time', 'tags', 'descriptors',
-  'emotionalSignals', 'topic', 'qualityWarnings', 'channel', 'durationMinutes',
-]);
-const speakerKeys = new Set(['speakerId', 'ownerSpeakerId', 'madeBySpeakerId', 'askedBySpeakerId']);
-const dateKeys = new Set(['dueDate', 'date']);
-const dateTimeKeys = new Set(['proposedAt', 'remindAt']);
-/** Fields that hold a person's name and nothing else: every word of them must have been said or supplied. */
-const nameKeys = new Set(['name', 'toName', 'contactName', 'ownerDisplayName', 'ownerSpeakerLabel', 'speakerLabel', 'speakerDisplayName']);
 /** Top-level prose, repaired sentence by sentence rather than dropped whole. */
 const proseKeys = new Set(['executiveSummary', 'oneLineSummary', 'suggestedTitle', 'reason', 'notes', 'note']);
 
 const emailPattern = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu;
 /** Seven or more digits with phone punctuation between them. */
 const phonePattern = /\+?\d[\d\s().-]{5,}\d/g;
-const isoDatePattern = /\b\d{4}-\d{2}-\d{2}\b/g;
+/** An ISO date, with its time of day and offset when it is a date-time (their digits are no amounts). */
+const isoDatePattern = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?\b/g;
 /** Numbers of two or more digits (single digits are too common to carry a fact), with thousands separators. */
 const numberPattern = /\d[\d,]*(?:\.\d+)?/g;
 /**
@@ -52,23 +43,26 @@ const notNames = new Set(['i', "i'll", "i'm", "i've", "i'd", 'ok', 'okay']);
 /**
  * Removes from an analysis every name, email, phone number, date and amount that neither the
  * transcript nor the metadata contains, and every citation of a segment or speaker that does not
- * exist. What is removed depends on where it stands:
- * - a citation: the id is dropped (a key discussion point left with none is dropped);
+ * exist, in every field the schema has (`rules`, read from it: see groundingRules.ts). What is
+ * removed depends on where it stands:
+ * - a citation: the id is dropped;
  * - a speaker id: set to null;
- * - a date field: set to null (`proposedAt`/`remindAt`: removed from the metadata);
- * - an intent-metadata field or an attendee: removed;
- * - text of a list item (a bullet, a decision, an action item…): the item is dropped;
- * - prose (the summary, reasons, notes): the sentences that state it are dropped.
+ * - a date field: set to null;
+ * - an intent-metadata field (`proposedAt`, `remindAt` too) or an attendee: removed;
+ * - text of a list item (a bullet, a decision, an action item, a tag…): the item is dropped;
+ * - prose (the summary, reasons, notes): the sentences that state it are dropped;
+ * - a list left shorter than the schema allows (a key point without citations, a tone without
+ *   descriptors): the object holding it is dropped from its list, or set to null.
  * Each removal adds to a `qualityWarnings` line that counts them by kind (without the values).
  */
-export function groundAnalysis(analysis: Analysis, corpus: GroundingCorpus): GroundedAnalysis {
-  const violationsBefore = findViolations(analysis, corpus);
+export function groundAnalysis(analysis: Analysis, corpus: GroundingCorpus, rules: GroundingRules = analysisGroundingRules): GroundedAnalysis {
+  const violationsBefore = findViolations(analysis, corpus, rules);
   let grounded = analysis;
   let remaining = violationsBefore;
   // A repair can only remove, so this ends; two rounds cover a dropped id emptying a key point.
   for (let round = 0; round < 3 && remaining.length > 0; round++) {
-    grounded = repair(grounded, remaining);
-    remaining = findViolations(grounded, corpus);
+    grounded = repair(grounded, remaining, rules);
+    remaining = findViolations(grounded, corpus, rules);
   }
   if (violationsBefore.length > 0) grounded = { ...grounded, qualityWarnings: [...grounded.qualityWarnings, groundingWarning(violationsBefore)] };
   // The schema's rule is 0 or 3 to 7 bullets: one or two left after the filter cannot pass for a summary.
@@ -79,40 +73,53 @@ export function groundAnalysis(analysis: Analysis, corpus: GroundingCorpus): Gro
   return { analysis: grounded, violationsBefore, violationsAfter: remaining };
 }
 
-/** Every unsupported statement in the analysis, with where it stands. */
-export function findViolations(analysis: Analysis, corpus: GroundingCorpus): GroundingViolation[] {
+/**
+ * Every unsupported statement in the analysis, with where it stands. Each field is checked by its
+ * rule in `rules` (read from the schema, see groundingRules.ts); fields without one state
+ * nothing to look up. Defaults to the rules of AnalysisSchema.
+ */
+export function findViolations(analysis: Analysis, corpus: GroundingCorpus, rules: GroundingRules = analysisGroundingRules): GroundingViolation[] {
   const violations: GroundingViolation[] = [];
-  const visit = (value: unknown, path: string[], key: string | undefined) => {
-    if (value === null || value === undefined || (key !== undefined && vocabularyKeys.has(key))) return;
+  const visit = (value: unknown, path: string[]) => {
+    if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, [...path, String(index)], key === 'sourceSegmentIds' ? 'sourceSegmentId' : undefined));
+      value.forEach((item, index) => visit(item, [...path, String(index)]));
       return;
     }
     if (typeof value === 'object') {
-      for (const [childKey, child] of Object.entries(value)) visit(child, [...path, childKey], childKey);
+      for (const [key, child] of Object.entries(value)) visit(child, [...path, key]);
       return;
     }
     const pointer = `/${path.join('/')}`;
-    if (typeof value === 'number') {
-      // 23.5 was said as "23.50" or "twenty-three dollars fifty": its digits with the cents, 2350.
-      const digits = Number.isInteger(value) ? String(Math.abs(value)) : Math.abs(value).toFixed(2).replace('.', '');
-      if (key === 'value' && !isGroundedNumber(digits, corpus)) violations.push({ path: pointer, kind: 'amount', value: String(value) });
-      return;
-    }
-    if (typeof value !== 'string') return;
-    if (key === 'sourceSegmentId') {
-      if (!corpus.segmentIds.has(value)) violations.push({ path: pointer, kind: 'segment', value });
-    } else if (key !== undefined && speakerKeys.has(key)) {
-      if (!corpus.speakerIds.has(value)) violations.push({ path: pointer, kind: 'speaker', value });
-    } else if (key !== undefined && (dateKeys.has(key) || dateTimeKeys.has(key))) {
-      if (!corpus.dates.has(value.slice(0, 10))) violations.push({ path: pointer, kind: 'date', value });
-    } else if (key !== undefined && nameKeys.has(key)) {
-      if (!isGroundedName(value, corpus)) violations.push({ path: pointer, kind: 'name', value });
-    } else {
-      violations.push(...textViolations(value, corpus).map((violation) => ({ ...violation, path: pointer })));
+    const found = (kind: GroundingKind) => violations.push({ path: pointer, kind, value: String(value) });
+    switch (rules.fields.get(fieldPatternOf(path))) {
+      case 'amount': {
+        if (typeof value !== 'number') return;
+        // 23.5 was said as "23.50" or "twenty-three dollars fifty": its digits with the cents, 2350.
+        const digits = Number.isInteger(value) ? String(Math.abs(value)) : Math.abs(value).toFixed(2).replace('.', '');
+        if (!isGroundedNumber(digits, corpus)) found('amount');
+        return;
+      }
+      case 'segment':
+        if (!corpus.segmentIds.has(String(value))) found('segment');
+        return;
+      case 'speaker':
+        if (!corpus.speakerIds.has(String(value))) found('speaker');
+        return;
+      case 'date':
+        if (!corpus.dates.has(String(value).slice(0, 10))) found('date');
+        return;
+      case 'name':
+        if (!isGroundedName(String(value), corpus)) found('name');
+        return;
+      case 'text':
+        violations.push(...textViolations(String(value), corpus).map((violation) => ({ ...violation, path: pointer })));
+        return;
+      case undefined:
+        return;
     }
   };
-  visit(analysis, [], undefined);
+  visit(analysis, []);
   return violations;
 }
 
@@ -131,7 +138,7 @@ function textViolations(text: string, corpus: GroundingCorpus): Omit<GroundingVi
     rest = rest.replace(email, ' ');
   }
   for (const date of rest.match(isoDatePattern) ?? []) {
-    if (!corpus.dates.has(date)) found.push({ kind: 'date', value: date });
+    if (!corpus.dates.has(date.slice(0, 10))) found.push({ kind: 'date', value: date });
     rest = rest.replace(date, ' ');
   }
   for (const phone of rest.match(phonePattern) ?? []) {
@@ -182,7 +189,7 @@ function isGroundedNumber(digits: string, corpus: GroundingCorpus): boolean {
 }
 
 /** The analysis with each violation's statement removed (see {@link groundAnalysis}). */
-function repair(analysis: Analysis, violations: readonly GroundingViolation[]): Analysis {
+function repair(analysis: Analysis, violations: readonly GroundingViolation[], rules: GroundingRules): Analysis {
   const copy = structuredClone(analysis) as unknown as Record<string, unknown>;
   const dropItems = new Map<unknown[], Set<number>>();
   for (const violation of violations) {
@@ -192,7 +199,7 @@ function repair(analysis: Analysis, violations: readonly GroundingViolation[]): 
     if (parent === undefined) continue;
     if (violation.kind === 'segment' && Array.isArray(parent)) {
       markDrop(dropItems, parent, Number(key));
-    } else if (violation.kind === 'speaker' || (violation.kind === 'date' && dateKeys.has(key))) {
+    } else if (violation.kind === 'speaker' || rules.fields.get(fieldPatternOf(path)) === 'date') {
       (parent as Record<string, unknown>)[key] = null;
     } else if (path.includes('intentMetadata')) {
       removeFromIntentMetadata(copy, path);
@@ -208,12 +215,34 @@ function repair(analysis: Analysis, violations: readonly GroundingViolation[]): 
   for (const [list, indexes] of dropItems) {
     for (const index of [...indexes].sort((a, b) => b - a)) list.splice(index, 1);
   }
-  const keyPoints = copy.keyDiscussionPoints as Analysis['keyDiscussionPoints'];
-  if (keyPoints) copy.keyDiscussionPoints = keyPoints.filter((point) => point.sourceSegmentIds.length > 0);
+  const repaired = withoutShortLists(copy, '', rules.minItems) as Record<string, unknown>;
   for (const field of ['suggestedTitle', 'oneLineSummary', 'executiveSummary'] as const) {
-    if (copy[field] === '') copy[field] = null;
+    if (repaired[field] === '') repaired[field] = null;
   }
-  return copy as unknown as Analysis;
+  return repaired as unknown as Analysis;
+}
+
+/** What {@link withoutShortLists} returns for a value that must go as a whole. */
+const gone = Symbol('gone');
+
+/**
+ * The value without what a list the filter left shorter than its schema's `minItems` (by list
+ * pattern) belonged to: the object holding such a list is dropped from its own list, or set to
+ * null where it is a property (every such object in AnalysisSchema is nullable).
+ */
+function withoutShortLists(value: unknown, pattern: string, minItems: ReadonlyMap<string, number>): unknown {
+  if (Array.isArray(value)) {
+    const kept = value.map((item) => withoutShortLists(item, `${pattern}/*`, minItems)).filter((item) => item !== gone);
+    return kept.length < (minItems.get(pattern) ?? 0) ? gone : kept;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const keptChild = withoutShortLists(child, `${pattern}/${key}`, minItems);
+    if (keptChild === gone && Array.isArray(child)) return gone;
+    kept[key] = keptChild === gone ? null : keptChild;
+  }
+  return kept;
 }
 
 function resolve(root: unknown, path: readonly string[]): unknown {

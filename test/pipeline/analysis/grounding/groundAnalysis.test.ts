@@ -51,6 +51,12 @@ describe('what the call does not support is removed, with a warning', () => {
     expect(grounded.violationsBefore).toEqual([{ path: '/actionItems/0/dueDate', kind: 'date', value: '2026-04-17' }]);
   });
 
+  test('a meeting time on a day the call never gives is removed from the metadata; its time and offset are no amounts', () => {
+    const grounded = groundAnalysis(emptyAnalysis({ actionItems: [item({ intent: 'meeting', intentMetadata: { proposedAt: '2026-04-17T15:45:00+01:00', title: 'Contract review' } })] }), corpus);
+    expect(grounded.violationsBefore).toEqual([{ path: '/actionItems/0/intentMetadata/proposedAt', kind: 'date', value: '2026-04-17T15:45:00+01:00' }]);
+    expect(grounded.analysis.actionItems![0]!.intentMetadata).toEqual({ title: 'Contract review' });
+  });
+
   test('a list item naming someone never mentioned, or an amount never said, is dropped', () => {
     const analysis = emptyAnalysis({
       decisions: [
