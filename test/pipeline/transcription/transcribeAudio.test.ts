@@ -96,11 +96,11 @@ describe('transcribeAudio with the real whisper-cli and the structure-only model
     // Abort once whisper is decoding: its first progress report.
     await expect.poll(() => context.progress.length, { timeout: 20_000, interval: 20 }).toBeGreaterThan(0);
     expect(await processesMentioning(tempDir)).toHaveLength(1);
-    const started = Date.now();
     controller.abort(new Error('given up'));
 
     await expect(running).rejects.toThrow('given up');
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Killed, not waited for: whisper (a report every 30 s of audio) never reached the end of the ten minutes.
+    expect(Math.max(...context.progress)).toBeLessThan(1);
     expect(await processesMentioning(tempDir)).toEqual([]);
     expect(await readdir(tempDir)).toEqual([]);
   }, 60_000);
