@@ -7,8 +7,9 @@
  * A possessive never matches a name here ("this is Robert's office" is said by whoever answers
  * for Robert, not by Robert; see `createNameMatcher`), but the words a `SELF` pattern captures
  * are still the speaker's own side, so they are never a mention of the other party
- * ({@link withoutSelfIntroductions}).
- * To add a language, add a table here; nothing else changes.
+ * ({@link withoutSelfIntroductions}). Beside them, {@link callerPatterns}: the words by which
+ * a speaker says they placed the call ("I'm calling from …"), which name no one.
+ * To add a language, add a table to both here; nothing else changes.
  */
 export type GreetingKind = 'SELF' | 'ADDRESS';
 
@@ -76,6 +77,35 @@ export const greetingPatterns = {
 } as const satisfies Record<string, readonly GreetingPattern[]>;
 
 export type GreetingLanguage = keyof typeof greetingPatterns;
+
+/** What the speaker calls on behalf of may run to this many words ("Brightwave Energy", "the Riverside Animal Trust"). */
+const orgWords = `${word}(?: ${word}){0,3}`;
+/** A name said before "calling from" ("this is Tom calling from …"): one or two words, never "you" ("is this you calling from …"). */
+const introducedName = `(?!you )${word}(?: (?!you )${word})?`;
+/**
+ * Words by which a speaker says they placed the call: "I'm calling from Brightwave Energy", "this
+ * is Tom calling on behalf of …", "this is Tom from Brightwave calling", "le llamo de parte de …",
+ * "ich rufe im Auftrag der Stadtwerke an". Always the speaker's own statement in the first person
+ * or after their self-introduction: "are you calling from the bank?" is the one who answered,
+ * asking. One table per language, on text normalised by {@link normalizeForMatching}.
+ */
+export const callerPatterns = {
+  en: [
+    new RegExp(`(?:^| )(?:i'm|i am|we're|we are) (?:just |only )?(?:calling|ringing|phoning) (?:you )?(?:from|on behalf of)(?= )`, 'u'),
+    new RegExp(`(?:^| )(?:this is|it's|my name is) ${introducedName} (?:calling|ringing|phoning) (?:you )?(?:from|on behalf of)(?= )`, 'u'),
+    new RegExp(`(?:^| )(?:this is|it's|my name is|i'm|i am) ${introducedName} (?:from|at) ${orgWords} (?:calling|ringing|phoning)(?= |$)`, 'u'),
+  ],
+  // Not a bare "de": "te llamo de nuevo" is a promise to call again, which either side makes.
+  es: [new RegExp(`(?:^| )(?:(?:le|te|lo|la|les|los) )?(?:llamo|llamamos|estoy llamando|estamos llamando) (?:de parte de|en nombre de|desde)(?= )`, 'u')],
+  // "Ich rufe dich von unterwegs zurück" is a promise to call back: "von" only without an addressee.
+  de: [new RegExp(`(?:^| )(?:ich rufe|wir rufen) (?:(?:sie |dich |euch )?im (?:auftrag|namen)|von|vom|aus)(?= )`, 'u')],
+} as const satisfies Record<GreetingLanguage, readonly RegExp[]>;
+
+/** Whether the text says its speaker placed the call (see {@link callerPatterns}), by the tables of all languages. */
+export function saysTheyPlacedTheCall(text: string): boolean {
+  const normalized = normalizeForMatching(text);
+  return Object.values(callerPatterns).some((table) => table.some((pattern) => pattern.test(normalized)));
+}
 
 export interface GreetingMatch {
   kind: GreetingKind;

@@ -5,7 +5,7 @@ import {
 } from '../../domain/transcripts/transcriptSchema.js';
 import { cleanTextOf } from '../normalization/buildTranscript.js';
 import { createNameMatcher, type NameMatcher, type Party } from './createNameMatcher.js';
-import { findGreetings, normalizeForMatching, withoutSelfIntroductions } from './greetingPatterns.js';
+import { findGreetings, normalizeForMatching, saysTheyPlacedTheCall, withoutSelfIntroductions } from './greetingPatterns.js';
 
 type Confidence = (typeof speakerConfidences)[number];
 type LabelSource = (typeof labelSources)[number];
@@ -62,8 +62,8 @@ const channelDiarizationModel = 'stereo-channels';
 const otherRole = (role: Party): Party => (role === 'USER' ? 'CONTACT' : 'USER');
 
 /**
- * Names the speakers of a transcript from the evidence, in the specification's order (layers 2
- * and 6 are additions it does not place); the first layer that decides wins, and later layers
+ * Names the speakers of a transcript from the evidence, in the specification's order (layers 2,
+ * 4 and 7 are additions it does not place); the first layer that decides wins, and later layers
  * only fill what is still open:
  *
  * 1. Voice match: `MATCHED` makes its speaker USER (VOICE_EMBEDDING, the match's confidence and
@@ -76,23 +76,32 @@ const otherRole = (role: Party): Party => (role === 'USER' ? 'CONTACT' : 'USER')
  *    names no one here ("this is Robert's office" is said by whoever answers for Robert). Claims
  *    that contradict each other are dropped. Layers 2 and 3 are the only ones for a third or
  *    later speaker.
- * 4. Mention asymmetry (two speakers, MEDIUM, NAME_MENTION): who says the other party's name is
+ * 4. The caller (one or two speakers, MEDIUM, GREETING_MATCH, `usedDirection`): the one speaker
+ *    who says in the greeting window that they placed the call ("I'm calling from Brightwave
+ *    Energy", "this is Tom from Northgate calling", see `saysTheyPlacedTheCall`) is the CONTACT
+ *    on an INCOMING call, which the contact placed, and the USER on an OUTGOING one, which the
+ *    user placed, whoever speaks first. A cold caller who opens an incoming call is thus the
+ *    contact, not the user the direction tiebreaker (8) would make the first speaker. The words
+ *    say who dialled, the metadata's direction who that is, so a wrong direction gives a wrong
+ *    role: MEDIUM, below a name said. No direction, or two speakers saying it: nothing. Its
+ *    source is the greeting's: the claim is part of how the caller opens the call.
+ * 5. Mention asymmetry (two speakers, MEDIUM, NAME_MENTION): who says the other party's name is
  *    the other party. When both speakers mention both names: AMBIGUOUS, nothing assigned, a warning.
  *    A possessive is a mention ("Robert's office"). A self-introduction is not, in the greeting
  *    window or after it: "this is Diane again" at minute 3 names the speaker, so as a mention
  *    it would give the speaker the opposite role. It is no evidence at all after the window
  *    either, since there the same words often point at someone else ("it's Sheila who signs").
- * 5. By elimination (MEDIUM): one of two resolved, the other takes the remaining role.
- * 6. Stereo channel (MEDIUM, POSITIONAL_FALLBACK), only on a transcript diarized by channel: the
+ * 6. By elimination (MEDIUM): one of two resolved, the other takes the remaining role.
+ * 7. Stereo channel (MEDIUM, POSITIONAL_FALLBACK), only on a transcript diarized by channel: the
  *    speaker on the user's channel is USER. A fact of the recording, not a guess by order, so
  *    above LOW; not HIGH, since it rests on the recorder's configuration, which no call checks
  *    and a reader cannot see in the transcript.
- * 7. Direction tiebreaker (LOW, POSITIONAL_FALLBACK, `usedDirection`): on an OUTGOING call the
+ * 8. Direction tiebreaker (LOW, POSITIONAL_FALLBACK, `usedDirection`): on an OUTGOING call the
  *    first speaker is the one answering, the CONTACT; on an INCOMING call the first speaker is
  *    the user answering. A one-speaker OUTGOING call is the user (a message left, one side
- *    recorded); a one-speaker INCOMING call stays UNKNOWN.
- * 8. Positional fallback (two speakers, LOW): the first speaker is USER, the second CONTACT.
- * 9. Labels: the USER is labelled `userDisplayName`, the CONTACT `metadata.contactName`, or when
+ *    recorded); a one-speaker INCOMING call stays UNKNOWN unless layer 4 named its caller.
+ * 9. Positional fallback (two speakers, LOW): the first speaker is USER, the second CONTACT.
+ * 10. Labels: the USER is labelled `userDisplayName`, the CONTACT `metadata.contactName`, or when
  *    that is missing "Contact …4567" from the last four digits of the phone number (PHONE_FALLBACK;
  *    only for numbers longer than four digits, so the whole number is never shown). A speaker
  *    without a role, or a role without a name, keeps "Speaker N". A name is only ever put on a
@@ -138,6 +147,14 @@ export function resolveSpeakers(transcript: Transcript, input: SpeakerResolution
     assign(speakerId, { role, confidence: 'HIGH', labelSource: 'GREETING_MATCH' });
   }
 
+  const caller = speakerIds.length <= 2 ? theCaller(transcript.segments) : undefined;
+  const direction = input.metadata.direction;
+  if (caller !== undefined && (direction === 'INCOMING' || direction === 'OUTGOING') && !assigned.has(caller)) {
+    // Whoever placed the call is the contact on a call the user received, the user on one they made.
+    assign(caller, { role: direction === 'INCOMING' ? 'CONTACT' : 'USER', confidence: 'MEDIUM', labelSource: 'GREETING_MATCH' });
+    usedDirection = assigned.has(caller);
+  }
+
   const [first, second] = speakerIds;
   if (speakerIds.length === 2 && first !== undefined && second !== undefined) {
     if (assigned.size === 0) {
@@ -158,7 +175,6 @@ export function resolveSpeakers(transcript: Transcript, input: SpeakerResolution
       }
       if (assigned.size === 0) {
         const userSpeaker = userSpeakerByChannel(transcript, input.stereoUserChannel);
-        const direction = input.metadata.direction;
         const firstRole: Party | undefined = userSpeaker
           ? (userSpeaker === first ? 'USER' : 'CONTACT')
           : direction === 'OUTGOING' ? 'CONTACT' : direction === 'INCOMING' ? 'USER' : undefined;
@@ -171,7 +187,7 @@ export function resolveSpeakers(transcript: Transcript, input: SpeakerResolution
   } else if (speakerIds.length === 1 && first !== undefined && assigned.size === 0) {
     if (userSpeakerByChannel(transcript, input.stereoUserChannel) === first) {
       assign(first, { role: 'USER', confidence: 'MEDIUM', labelSource: 'POSITIONAL_FALLBACK' });
-    } else if (input.metadata.direction === 'OUTGOING') {
+    } else if (direction === 'OUTGOING') {
       usedDirection = true;
       assign(first, { role: 'USER', confidence: 'LOW', labelSource: 'POSITIONAL_FALLBACK' });
     }
@@ -207,11 +223,7 @@ function namedSpeakers(speakers: readonly Speaker[], input: SpeakerResolutionInp
  */
 function greetingClaims(segments: readonly Segment[], speakerIds: readonly string[], names: NameMatcher, warnings: string[]): Map<string, Party> {
   const claims: { speakerId: string; role: Party }[] = [];
-  const seen = new Map<string, number>();
-  for (const segment of segments) {
-    const index = seen.get(segment.speakerId) ?? 0;
-    seen.set(segment.speakerId, index + 1);
-    if (index >= greetingWindow.segmentsPerSpeaker && segment.startSeconds >= greetingWindow.seconds) continue;
+  for (const segment of openingSegments(segments)) {
     for (const greeting of findGreetings(segment.text)) {
       const party = names.partyOfGreetingWord(greeting.name);
       if (!party) continue;
@@ -227,6 +239,25 @@ function greetingClaims(segments: readonly Segment[], speakerIds: readonly strin
   }
   if (accepted.size < new Set(claims.map(({ speakerId }) => speakerId)).size) warnings.push('greetings_conflicting: greetings name speakers inconsistently; those were ignored');
   return accepted;
+}
+
+/** The segments in the {@link greetingWindow}, in order. */
+function openingSegments(segments: readonly Segment[]): Segment[] {
+  const seen = new Map<string, number>();
+  return segments.filter((segment) => {
+    const index = seen.get(segment.speakerId) ?? 0;
+    seen.set(segment.speakerId, index + 1);
+    return index < greetingWindow.segmentsPerSpeaker || segment.startSeconds < greetingWindow.seconds;
+  });
+}
+
+/**
+ * The speaker who says, in the {@link greetingWindow}, that they placed the call ("I'm calling
+ * from …", see `saysTheyPlacedTheCall`); none when no speaker or more than one says so.
+ */
+function theCaller(segments: readonly Segment[]): string | undefined {
+  const callers = new Set(openingSegments(segments).filter((segment) => saysTheyPlacedTheCall(segment.text)).map(({ speakerId }) => speakerId));
+  return callers.size === 1 ? [...callers][0] : undefined;
 }
 
 /** The first speaker's role by who mentions whom, `AMBIGUOUS` when both mention both names. */

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { findGreetings, greetingPatterns, normalizeForMatching, withoutSelfIntroductions } from '../../../src/pipeline/speakers/greetingPatterns.js';
+import {
+  callerPatterns, findGreetings, greetingPatterns, normalizeForMatching, saysTheyPlacedTheCall, withoutSelfIntroductions,
+} from '../../../src/pipeline/speakers/greetingPatterns.js';
 
 describe('normalizeForMatching', () => {
   test('lower-cases, removes accents and punctuation, keeps apostrophes inside words', () => {
@@ -65,5 +67,36 @@ describe('withoutSelfIntroductions', () => {
     ['Thanks, Sheila, see you.', 'thanks sheila see you'],
   ])('%s → %s', (text, expected) => {
     expect(withoutSelfIntroductions(text)).toBe(expected);
+  });
+});
+
+describe('saysTheyPlacedTheCall', () => {
+  test.each([
+    ["Good afternoon, I'm calling from Brightwave Energy about your electricity tariff."],
+    ['Hi, I’m ringing from Oakridge Vets about Biscuit’s jabs.'],
+    ['This is Priya from Kestrel Home Insurance calling.'],
+    ['My name is Tom Hale, calling on behalf of the Lakeside Residents Association.'],
+    ['We are phoning from the school office.'],
+    ['Buenos días, le llamo desde la clínica Sanitas.'],
+    ['Hallo, ich rufe von der Firma Keller an.'],
+  ])('"%s" says so', (text) => {
+    expect(saysTheyPlacedTheCall(text)).toBe(true);
+  });
+
+  test.each([
+    ['Are you calling from the bank?'],
+    ['Who is calling from where, sorry?'],
+    ['Is this you calling from the garage?'],
+    ["I'll call you from the office later."],
+    ['Llámame desde el móvil.'],
+    ['Te llamo de nuevo mañana.'],
+    ['Ich rufe dich von unterwegs zurück.'],
+    ["I'm calling about the invoice."],
+  ])('"%s" does not', (text) => {
+    expect(saysTheyPlacedTheCall(text)).toBe(false);
+  });
+
+  test('has a table for each language the greetings have', () => {
+    expect(Object.keys(callerPatterns)).toEqual(Object.keys(greetingPatterns));
   });
 });

@@ -195,6 +195,73 @@ describe('resolveSpeakers: mentions, elimination, direction, position', () => {
   });
 });
 
+describe('resolveSpeakers: the speaker who says they placed the call', () => {
+  const diane = { userDisplayName: 'Diane Smith' };
+  /** A cold call the user received: the caller speaks first and the user only declines. */
+  const coldCall: Turn[] = [
+    ['SPEAKER_00', "Good evening, I'm calling from Sunfield Solar about the panels going up on your street."],
+    ['SPEAKER_01', 'Not for me, thanks.'],
+    ['SPEAKER_00', 'Could I just drop a brochure through your door?'],
+    ['SPEAKER_01', 'No, thank you. Goodbye.'],
+  ];
+
+  test('on an incoming call the caller is the contact, though they speak first (MEDIUM), and the other the user', () => {
+    const transcript = resolve(coldCall, { ...diane, metadata: { direction: 'INCOMING' } });
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'GREETING_MATCH', 'MEDIUM'], ['USER', 'BY_ELIMINATION', 'MEDIUM']]);
+    expect(labelsOf(transcript)).toEqual(['Speaker 1', 'Diane Smith']);
+    expect(transcript.speakerResolution).toMatchObject({ usedDirection: true, usedUserDisplayName: true, resolvedSpeakerCount: 2 });
+  });
+
+  test.each([
+    ['Hi there, this is Gemma from Harbourside Lettings calling about the flat on Mill Lane.'],
+    ['Morning! I am ringing from the Riverside Animal Trust.'],
+    ['Hello, my name is Owen, calling on behalf of Clearline Broadband.'],
+    ["It's Marcus calling from Pinebrook Windows, have you got a minute?"],
+    ["We're just phoning you from the surgery to confirm your booking."],
+    ['Buenas tardes, le llamo de parte de Solvia Energía.'],
+    ['Guten Tag, ich rufe im Auftrag der Stadtwerke Lindau an.'],
+  ])('incoming: "%s" makes its speaker the contact', (opening) => {
+    const transcript = resolve([['SPEAKER_00', opening], ['SPEAKER_01', 'Sorry, not interested.']], { ...diane, metadata: { direction: 'INCOMING' } });
+    expect(transcript.speakers.map(({ role }) => role)).toEqual(['CONTACT', 'USER']);
+  });
+
+  test('on an outgoing call the caller is the user, though they speak first', () => {
+    const transcript = resolve([
+      ['SPEAKER_00', "Hi, I'm calling from Fernleigh Dental about your check-up next month."],
+      ['SPEAKER_01', 'Oh yes, hello.'],
+    ], { ...diane, metadata: { direction: 'OUTGOING', phoneNumber: '+44 20 7946 0321' } });
+    expect(rolesOf(transcript)).toEqual([['USER', 'GREETING_MATCH', 'MEDIUM'], ['CONTACT', 'PHONE_FALLBACK', 'MEDIUM']]);
+    expect(labelsOf(transcript)).toEqual(['Diane Smith', 'Contact …0321']);
+  });
+
+  test('a message left on an incoming call by someone calling from somewhere is the contact\'s', () => {
+    const transcript = resolve([['SPEAKER_00', "Hi, it's Leo ringing from Ashgrove Motors, your car is ready to collect."]], { ...diane, metadata: { direction: 'INCOMING' } });
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'GREETING_MATCH', 'MEDIUM']]);
+  });
+
+  // Neither is a speaker saying they placed the call: the direction's guess stands.
+  test.each<[string, Turn[]]>([
+    ['the one who answered asks', [['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi, is that the homeowner?'], ['SPEAKER_00', 'Sorry, are you calling from the council?']]],
+    ['both say it', [['SPEAKER_00', "Hi, I'm calling from the depot."], ['SPEAKER_01', "And I'm calling from the office, funnily enough."]]],
+    ['said after the greeting window', [...opening, ['SPEAKER_00', "I'm calling from my mobile, by the way.", 40]]],
+  ])('no claim when %s', (_case, turns) => {
+    const transcript = resolve(turns, { ...diane, metadata: { direction: 'INCOMING' } });
+    expect(rolesOf(transcript)).toEqual([['USER', 'POSITIONAL_FALLBACK', 'LOW'], ['CONTACT', 'POSITIONAL_FALLBACK', 'LOW']]);
+  });
+
+  test('without a known direction the claim decides nothing', () => {
+    const transcript = resolve(coldCall, { ...diane, metadata: { direction: 'UNKNOWN' } });
+    expect(rolesOf(transcript)).toEqual([['USER', 'POSITIONAL_FALLBACK', 'LOW'], ['CONTACT', 'POSITIONAL_FALLBACK', 'LOW']]);
+    expect(transcript.speakerResolution.usedDirection).toBe(false);
+  });
+
+  // The metadata's direction is wrong here: the user made the call. The name said decides.
+  test('a greeting naming the speaker beats the claim', () => {
+    const transcript = resolve([['SPEAKER_00', "Hi, this is Diane, I'm calling from the clinic."], ['SPEAKER_01', 'Oh, hello.']], { ...diane, metadata: { direction: 'INCOMING' } });
+    expect(rolesOf(transcript)).toEqual([['USER', 'GREETING_MATCH', 'HIGH'], ['CONTACT', 'BY_ELIMINATION', 'MEDIUM']]);
+  });
+});
+
 describe('resolveSpeakers: labels', () => {
   test('phone fallback: the contact is labelled by the last four digits, the number never appears', () => {
     const transcript = resolve([['SPEAKER_00', 'Hello?'], ['SPEAKER_01', 'Hi, this is Diane.']], { userDisplayName: 'Diane', metadata: { phoneNumber: '+1 (555) 123-4567' } });
