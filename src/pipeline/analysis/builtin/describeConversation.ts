@@ -54,7 +54,7 @@ export function describeConversation(input: AnalysisInput, facts?: Pick<Analysis
   const tags = pickTags(conversation, salience.keywordWeights);
   const outcome = facts ? findCallOutcome(facts.actionItems ?? [], facts.importantDates ?? [], lexiconFor(input.transcript.language).lexicon.actions,
     // The outcome is prose without ISO dates: the corpus needs no date reading.
-    buildGroundingCorpus(input.transcript, input.metadata, input.recordedAt, input.timeZone, { dates: false })) : null;
+    buildGroundingCorpus(input.transcript, input.metadata, input.recordedAt, input.timeZone, { dates: false }), conversation.speakerNames) : null;
   const summary = summariseCall(conversation, salience, outcome);
   const qualityWarnings = conversation.tooShort ? [tooShortWarning] : summary.warnings;
   return {

@@ -4,7 +4,7 @@ import type { AnalysisInput } from '../../../../src/pipeline/analysis/Analyser.j
 import { analyseCall } from '../../../../src/pipeline/analysis/analyseCall.js';
 import { createBuiltinAnalyser } from '../../../../src/pipeline/analysis/builtin/builtinAnalyser.js';
 import { fewBulletsWarning } from '../../../../src/pipeline/analysis/builtin/describe/summariseCall.js';
-import { withoutAddresses } from '../../../../src/pipeline/analysis/builtin/describe/words.js';
+import { saidOfASubject, withoutAddresses } from '../../../../src/pipeline/analysis/builtin/describe/words.js';
 import { describeConversation, tooShortWarning } from '../../../../src/pipeline/analysis/builtin/describeConversation.js';
 import { extractFacts, type ExtractedFacts } from '../../../../src/pipeline/analysis/builtin/extractFacts.js';
 import { findAmounts } from '../../../../src/pipeline/analysis/builtin/facts/findAmounts.js';
@@ -138,6 +138,32 @@ describe('a spelled address is never a topic', () => {
     expect(analysis.tags.filter((tag) => addressWords.test(tag))).toEqual([]);
     expect(analysis.suggestedTitle).not.toMatch(addressWords);
     expect(analysis.oneLineSummary).not.toMatch(addressWords);
+  });
+});
+
+describe('a word said only of a subject pronoun is no topic', () => {
+  const wordsOf = (sentence: string) => sentence.toLowerCase().split(' ');
+  test.each([
+    ["i'm not interested", 2, true],
+    ['we could also save you money', 3, true],
+    ["sorry i'm ringing from the garage", 2, true],
+    ["that's really annoying", 2, true],
+    ['your tariff is going up', 1, false],
+    ["i'm calling about the renewal", 4, false],
+    ['interested buyers only', 0, false],
+  ] as const)('"%s": word %i said of a subject: %s', (sentence, index, expected) => {
+    expect(saidOfASubject(wordsOf(sentence), index)).toBe(expected);
+  });
+
+  test('a word the call also says as a subject stays a topic ("I\'ll quote you" and "the quote")', async () => {
+    const { analysis } = await createBuiltinAnalyser().analyse(callOn([
+      ['S', "I'm calling because we insulate most of the houses on your road. I'll quote you for the loft insulation if you like."],
+      ['D', 'Would the quote include the grant for the insulation?'],
+      ['S', "Yes, the grant covers half. I'm pleased to say the insulation can go in next month."],
+      ['D', "I'm pleased too. Send the quote and I'll read it tonight."],
+    ]), createTestStageContext());
+    expect(analysis.tags.some((tag) => /\bquote\b/.test(tag))).toBe(true);
+    expect(analysis.tags.filter((tag) => /\b(?:pleased|insulate)\b/.test(tag))).toEqual([]);
   });
 });
 

@@ -39,9 +39,12 @@ const conditional = /\b(?:if|unless|in case|should (?:it|that|anything))\b/i;
  *
  * Every word comes from the transcript: the meeting noun as said, the item's title (itself
  * grounded), and its date written out only as far as the call said it (see {@link spokenWhen}).
+ * The owner of a promise is named as prose names them: `speakerNames`, by speaker id (see
+ * `proseNameOf`), so an unnamed party is "the caller", never "Speaker 2".
  */
 export function findCallOutcome(
   items: readonly AnalysisActionItem[], importantDates: readonly ImportantDate[], words: OutcomeWords, corpus: GroundingCorpus,
+  speakerNames: ReadonlyMap<string, string>,
 ): CallOutcome | null {
   // A promise on a condition ("if it's missed again, I'll raise it") is not what the call came to.
   const firm = items.filter((item) => !conditional.test(item.description ?? ''));
@@ -66,7 +69,8 @@ export function findCallOutcome(
       .replace(/\s{2,}/g, ' ').trim().replace(/[.!?]+$/, ''));
     // "by Friday" for a deadline; "on Friday" for what happens that day (a delivery between eight and noon).
     const deadline = /\b(?:by|before|no later than|until|till)\b/i.test(primary.description ?? '');
-    statement = `${primary.ownerDisplayName} will ${action}${when ? ` ${deadline ? 'by' : 'on'} ${when}` : ''}`;
+    const owner = speakerNames.get(primary.ownerSpeakerId ?? '') ?? primary.ownerDisplayName;
+    statement = `${owner} will ${action}${when ? ` ${deadline ? 'by' : 'on'} ${when}` : ''}`;
     namesSubject = false;
   }
   if (!isGroundedText(statement, corpus)) return null;

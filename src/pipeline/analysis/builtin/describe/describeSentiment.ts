@@ -60,8 +60,8 @@ export function describeSentiment(conversation: Conversation, scored: readonly S
     overall: reading.overall,
     score: reading.score,
     reason: clip(reasonFor(reading), maxReasonChars),
-    userSentiment: partySentiment(scored, 'USER', enough),
-    contactSentiment: partySentiment(scored, 'CONTACT', enough),
+    userSentiment: partySentiment(conversation, scored, 'USER', enough),
+    contactSentiment: partySentiment(conversation, scored, 'CONTACT', enough),
     progression: enough ? progressionOf(scored) : [],
     emotionalSignals: emotionalSignals(conversation),
   };
@@ -78,16 +78,16 @@ function reasonFor(reading: SentimentReading): string {
 }
 
 /** A party's sentiment from its sentences; null when the party said nothing, `unclear` when it (or the call) said too little. */
-function partySentiment(scored: readonly ScoredSentence[], role: SpeakerRole, enough: boolean): PartySentiment | null {
+function partySentiment(conversation: Conversation, scored: readonly ScoredSentence[], role: SpeakerRole, enough: boolean): PartySentiment | null {
   const own = scored.filter((sentence) => sentence.utterance.segment.role === role);
   if (own.length === 0) return null;
-  const name = speakerNameOf(own[0]!.utterance.segment);
+  const name = speakerNameOf(conversation, own[0]!.utterance.segment);
   const words = own.reduce((total, sentence) => total + sentence.utterance.words.length, 0);
   const reading = readSentiment(own, enough && own.length >= minPartySentences && words >= minPartyWords);
   const cues = reading.overall === 'negative' ? reading.negativeCues : reading.overall === 'positive' ? reading.positiveCues
     : [...reading.positiveCues.slice(0, 1), ...reading.negativeCues.slice(0, 1)];
   const notes = reading.overall === 'unclear' ? `Too little speech from ${name} to judge.`
-    : `${name}: ${reading.overall}${cues.length > 0 ? `, with cues such as ${quoteCues(cues)}` : ', with few sentiment-bearing words'}.`;
+    : `${capitalise(name)}: ${reading.overall}${cues.length > 0 ? `, with cues such as ${quoteCues(cues)}` : ', with few sentiment-bearing words'}.`;
   return { overall: reading.overall, score: reading.score, notes: clip(notes, maxNotesChars) };
 }
 

@@ -3,7 +3,7 @@ import type { SpeakerRole } from '../../../../domain/transcripts/transcriptSchem
 import type { CallType } from './classifyCall.js';
 import { speakerNameOf, type Conversation, type Utterance } from './readConversation.js';
 import { readSentiment, type ScoredSentence, type SentimentLabel } from './scoreSentiment.js';
-import { clip } from '../../text/clip.js';
+import { capitalise, clip } from '../../text/clip.js';
 
 type Tone = NonNullable<Analysis['tone']>;
 type PartyTone = NonNullable<Tone['byParty']['userTone']>;
@@ -146,7 +146,7 @@ function partyTone(conversation: Conversation, scored: readonly ScoredSentence[]
   const formality = formalityOf(features);
   const energy = energyOf(features);
   const rule = headlineRules.find((candidate) => candidate.applies(features))!;
-  const notes = `${speakerNameOf(own[0]!.segment)}: ${rule.label} in a ${formality} register with ${energy} energy.`;
+  const notes = `${capitalise(speakerNameOf(conversation, own[0]!.segment))}: ${rule.label} in a ${formality} register with ${energy} energy.`;
   return { overall: rule.label, descriptors: descriptorsOf(rule.label, formality, energy, paceOf(features)), notes: clip(notes, maxPartyNotesChars) };
 }
 

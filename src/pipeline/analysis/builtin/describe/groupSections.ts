@@ -56,7 +56,7 @@ export function groupSections(conversation: Conversation, salience: Salience): S
       .sort((first, second) => salience.scores[second.index]! - salience.scores[first.index]!)
       .slice(0, sentencesPerDigest)
       .sort((first, second) => first.index - second.index);
-    const digest = (best.length > 0 ? best : members.slice(0, sentencesPerDigest)).map(quoteSentence).join(' ');
+    const digest = (best.length > 0 ? best : members.slice(0, sentencesPerDigest)).map((utterance) => quoteSentence(conversation, utterance)).join(' ');
     return {
       title: clip(keywords.length > 0 ? capitalise(joinAsList(keywords)) : fallbackTitle(conversation, start, end), maxTitleChars),
       content: clip(digest, maxContentChars),

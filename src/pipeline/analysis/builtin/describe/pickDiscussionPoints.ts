@@ -96,7 +96,7 @@ function toPoint(conversation: Conversation, salience: Salience, source: PointSo
     const asked = asSentence(compressSentence(first!.text), maxExchangeSideChars);
     const answered = asSentence(compressSentence(answer.text), maxExchangeSideChars);
     return {
-      text: clip(`${speakerNameOf(first!.segment)} asked "${asked}" ${speakerNameOf(answer.segment)} answered "${answered}"`, maxPointChars),
+      text: clip(`${capitalise(speakerNameOf(conversation, first!.segment))} asked "${asked}" ${speakerNameOf(conversation, answer.segment)} answered "${answered}"`, maxPointChars),
       topic, phase: first!.phase,
       speakerId: null, speakerLabel: null, speakerDisplayName: null, speakerRole: null,
       sourceSegmentIds,

@@ -1,6 +1,6 @@
 import type { Segment } from '../../../../domain/transcripts/transcriptSchema.js';
 import { speakerNameOf, type Conversation, type Utterance } from './readConversation.js';
-import { clip } from '../../text/clip.js';
+import { capitalise, clip } from '../../text/clip.js';
 
 /** A quoted sentence is cut to this many characters (the prose summary holds up to five in 3000). */
 const maxQuotedSentenceChars = 400;
@@ -12,8 +12,8 @@ export function asSentence(text: string, maxLength = maxQuotedSentenceChars): st
 }
 
 /** "Diane: I'll send the contract by Friday." — the sentence as said, attributed to its speaker. */
-export function quoteSentence(utterance: Utterance): string {
-  return `${speakerNameOf(utterance.segment)}: ${asSentence(utterance.text)}`;
+export function quoteSentence(conversation: Conversation, utterance: Utterance): string {
+  return `${capitalise(speakerNameOf(conversation, utterance.segment))}: ${asSentence(utterance.text)}`;
 }
 
 /**
@@ -26,5 +26,5 @@ export function otherPartyName(conversation: Conversation, segment: Segment): st
     if (candidate.speakerId !== segment.speakerId) others.set(candidate.speakerId, candidate);
   }
   if (others.size !== 1) return null;
-  return speakerNameOf([...others.values()][0]!);
+  return speakerNameOf(conversation, [...others.values()][0]!);
 }

@@ -30,9 +30,10 @@ export function rankKeyPhrases(
     if (utterances.some((utterance) => inScope.has(utterance))) candidates.push({ text, keys, weight: weightOf(keys[0]!) + weightOf(keys[1]!) });
   }
   const picked: Candidate[] = [];
+  const canNameATopic = (key: string) => namesASubject(key) && conversation.subjectKeys.has(key);
   for (const candidate of candidates.sort((first, second) => second.weight - first.weight)) {
     if (picked.length >= count) break;
-    if (candidate.weight <= 0 || !candidate.keys.every(namesASubject) || picked.some((other) => candidate.keys.every((key) => other.keys.includes(key)))) continue;
+    if (candidate.weight <= 0 || !candidate.keys.every(canNameATopic) || picked.some((other) => candidate.keys.every((key) => other.keys.includes(key)))) continue;
     // A phrase absorbs its words picked before it.
     const absorbed = picked.filter((other) => other.keys.length === 1 && candidate.keys.includes(other.keys[0]!));
     picked.splice(0, picked.length, ...picked.filter((other) => !absorbed.includes(other)), candidate);

@@ -1,11 +1,11 @@
 import type { Phase } from '../../../../domain/analysis/analysisSchema.js';
 import type { Segment, Speaker } from '../../../../domain/transcripts/transcriptSchema.js';
 import type { AnalysisInput } from '../../Analyser.js';
-import { isNamedSpeaker } from '../facts/callParties.js';
+import { isNamedSpeaker, proseNameOf } from '../facts/callParties.js';
 import { assignPhases } from './assignPhases.js';
 import { contextCue, goodbyeCue, greetingCue, matchTextOf, thanksCue } from './cues.js';
 import { splitSentences } from '../../text/sentences.js';
-import { SurfaceForms, isContentWord, keyOf, withoutAddresses, wordsOf, writtenWordsOf } from './words.js';
+import { SurfaceForms, isContentWord, keyOf, saidOfASubject, withoutAddresses, wordsOf, writtenWordsOf } from './words.js';
 
 /** Below this much speech (seconds) a call is too short for a full description (the specification's "about 15 seconds"). */
 const minSpeechSeconds = 15;
@@ -59,7 +59,15 @@ export interface Conversation {
   contactName: string | null;
   /** Lower-cased words of the speakers' names, the metadata's contact name and names addressed in the call: never keywords. */
   nameWords: ReadonlySet<string>;
+  /**
+   * Keys of the content words the call says at least once other than of a subject pronoun (see
+   * `saidOfASubject`): the words that may name a topic. "Interested" only ever said as "I'm not
+   * interested", or "ringing" as "I'm ringing from", names none.
+   */
+  subjectKeys: ReadonlySet<string>;
   speakers: ReadonlyMap<string, Speaker>;
+  /** How prose names each speaker, by speaker id (see `proseNameOf`): never a placeholder for a party of known role. */
+  speakerNames: ReadonlyMap<string, string>;
 }
 
 /**
@@ -73,9 +81,9 @@ const addressedName = new RegExp(
   String.raw`\b(?:${nameCues.map((cue) => `[${cue[0]!.toUpperCase()}${cue[0]}]${cue.slice(1)}`).join('|')}),?\s+(\p{Lu}[\p{L}'-]+)`, 'gu',
 );
 
-/** The name a segment's speaker is shown under. */
-export function speakerNameOf(segment: Segment): string {
-  return segment.speakerDisplayName.trim() || segment.speakerLabel.trim() || segment.speaker;
+/** How prose names a segment's speaker (see `proseNameOf`); lower case, for the middle of a sentence. */
+export function speakerNameOf(conversation: Conversation, segment: Segment): string {
+  return conversation.speakerNames.get(segment.speakerId) ?? (segment.speakerDisplayName.trim() || segment.speakerLabel.trim() || segment.speaker);
 }
 
 /** Splits the transcript into sentences and reads each once: words, content-word keys, phase, whether it says something. */
@@ -90,6 +98,7 @@ export function readConversation(input: AnalysisInput): Conversation {
     ...segments.flatMap((segment) => [...segment.text.matchAll(addressedName)].flatMap((match) => wordsOf(match[1]!))),
   ]);
   const surfaces = new SurfaceForms();
+  const subjectKeys = new Set<string>();
   const utterances: Utterance[] = [];
   segments.forEach((segment, segmentIndex) => {
     for (const text of splitSentences(segment.text)) {
@@ -99,9 +108,12 @@ export function readConversation(input: AnalysisInput): Conversation {
       const isTopicWord = (word: string) => isContentWord(word) && !nameWords.has(word.replace(/'s$/, ''));
       // Topics come from the words outside addresses spelled aloud ("maria dot lopez at gmail dot com").
       const topicWritten = writtenWordsOf(withoutAddresses(text));
-      const contentWords = topicWritten.map((word) => word.toLowerCase()).filter(isTopicWord);
+      const topicWords = topicWritten.map((word) => word.toLowerCase());
+      const contentWords = topicWords.filter(isTopicWord);
       topicWritten.forEach((word, position) => {
-        if (isTopicWord(word.toLowerCase())) surfaces.add(word.replace(/'s$/, ''), position === 0 && topicWritten[0] === written[0]);
+        if (!isTopicWord(topicWords[position]!)) return;
+        surfaces.add(word.replace(/'s$/, ''), position === 0 && topicWritten[0] === written[0]);
+        if (!saidOfASubject(topicWords, position)) subjectKeys.add(keyOf(topicWords[position]!));
       });
       const pleasantry = (greetingCue.test(matchText) || goodbyeCue.test(matchText) || thanksCue.test(matchText))
         && contentWords.length <= 1 && !contextCue.test(matchText);
@@ -125,7 +137,9 @@ export function readConversation(input: AnalysisInput): Conversation {
     tooShort: speechSeconds < minSpeechSeconds || utterances.length < minSentences,
     contactName: contactNameOf(input),
     nameWords,
+    subjectKeys,
     speakers,
+    speakerNames: new Map(transcript.speakers.map((speaker) => [speaker.speakerId, proseNameOf(speaker, metadata.direction)])),
   };
 }
 

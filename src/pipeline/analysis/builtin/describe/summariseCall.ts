@@ -88,7 +88,7 @@ export function summariseCall(conversation: Conversation, salience: Salience, ou
   const prose = pickDistinct(candidates, proseCount, bestOfEachSpeaker(candidates, proseCount, (candidate) => candidate.utterance))
     .map(({ utterance }) => utterance)
     .sort((first, second) => first.index - second.index)
-    .map(quoteSentence);
+    .map((utterance) => quoteSentence(conversation, utterance));
   const executiveSummary = clip(prose.join(' '), maxSummaryChars);
 
   const sources = bulletSources(conversation, usable, salience);
@@ -209,16 +209,16 @@ function bulletText(conversation: Conversation, source: BulletSource): string {
   const [first, second] = source.utterances;
   if (second) {
     // A bare agreement: the proposal it accepts, then who accepted it.
-    return `${lead}: ${trimEnd(retold(conversation, first!))} (${speakerNameOf(second.segment)} agreed).`;
+    return `${lead}: ${trimEnd(retold(conversation, first!))} (${speakerNameOf(conversation, second.segment)} agreed).`;
   }
-  const speaker = speakerNameOf(first!.segment);
+  const speaker = speakerNameOf(conversation, first!.segment);
   const body = retold(conversation, first!);
   return body.includes(speaker) ? `${lead}: ${body}` : `${lead} (${speaker}): ${body}`;
 }
 
 /** The sentence compressed and told in the third person; quoted after "<name> said" when that is not safe. */
 function retold(conversation: Conversation, utterance: Utterance): string {
-  const speaker = speakerNameOf(utterance.segment);
+  const speaker = speakerNameOf(conversation, utterance.segment);
   const compressed = compressSentence(utterance.text);
   return inThirdPerson(compressed, speaker, otherPartyName(conversation, utterance.segment)) ?? `${speaker} said "${trimEnd(compressed)}"`;
 }

@@ -1,7 +1,7 @@
 import type { CallOutcome } from './callOutcome.js';
 import type { CallType, ConversationOutcome } from './classifyCall.js';
 import { isNamedSpeaker } from '../facts/callParties.js';
-import type { Conversation } from './readConversation.js';
+import { speakerNameOf, type Conversation } from './readConversation.js';
 import { clip } from '../../text/clip.js';
 import { joinAsList } from './words.js';
 
@@ -97,16 +97,16 @@ function upperFirst(text: string): string {
 }
 
 /**
- * The names of the speakers who said something, in order of their first words, placeholders
- * ("Speaker 2") included so nobody is left out; none when nobody carries a real name (a list of
- * placeholders says nothing).
+ * The speakers who said something, in order of their first words, as prose names them (an
+ * unnamed party by their role: "the caller"), so nobody is left out; none when nobody carries a
+ * real name ("a call between the caller and the user" says nothing).
  */
 function participantsOf(conversation: Conversation): string[] {
   const names: string[] = [];
   let anyNamed = false;
   for (const segment of conversation.segments) {
     const speaker = conversation.speakers.get(segment.speakerId);
-    const name = speaker?.displayName.trim() || segment.speakerDisplayName.trim();
+    const name = speakerNameOf(conversation, segment);
     if (speaker && isNamedSpeaker(speaker)) anyNamed = true;
     if (name && !names.includes(name)) names.push(name);
   }

@@ -20,7 +20,7 @@ being below between both but by can can't cannot could couldn't did didn't do do
 enough even ever every everything few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here here's
 hers herself him himself his how how's however i i'd i'll i'm i've if in into is isn't it it'd it'll it's its itself just let let's
 me might mine more most much must mustn't my myself neither never no nor not now of off on once one only or other others otherwise
-ought our ours ourselves out over own per perhaps quite rather same shall shan't she she'd she'll she's should shouldn't so some
+ought our ours ourselves out over own per perhaps quite rather regarding same shall shan't she she'd she'll she's should shouldn't so some
 someone something somewhere still such than that that'll that's the their theirs them themselves then there there's these they
 they'd they'll they're they've this those though through thus to too under until up upon us very via was wasn't we we'd we'll
 we're we've were weren't what what's whatever when when's where where's whether which while who who's whom whose why why's will
@@ -62,6 +62,30 @@ const noSubjectWords: ReadonlySet<string> = new Set(['number', 'email', 'e-mail'
 /** Whether a word (a key, see {@link keyOf}) can name what a call is about: a content word that is not a channel or a number. */
 export function namesASubject(key: string): boolean {
   return !noSubjectWords.has(key);
+}
+
+/** A subject pronoun, alone or fused with its verb ("I'm", "we'll", "that's"): what opens a clause about the one speaking or spoken of. */
+const subjectPronouns: ReadonlySet<string> = new Set(`
+i you we they he she it i'm i've i'll i'd you're you've you'll you'd we're we've we'll we'd they're they've they'll they'd
+he's he'll he'd she's she'll she'd it's it'll that's that'll
+`.trim().split(/\s+/));
+/** Auxiliaries, negations and the adverbs said between a subject and its verb or adjective ("we could also", "I'm really not"). */
+const betweenSubjectAndPredicate: ReadonlySet<string> = new Set(`
+am is are was were be been being have has had do does did will would shall should can could may might must not never
+don't doesn't didn't won't wouldn't can't cannot couldn't shouldn't isn't aren't wasn't weren't haven't hasn't hadn't
+just really also only already still always actually definitely probably certainly so very quite too even all both
+`.trim().split(/\s+/));
+
+/**
+ * Whether the word at `index` of a sentence's lower-cased `words` is said of a subject pronoun,
+ * with at most auxiliaries, negations and adverbs between: a verb or an adjective ("I'm *ringing*
+ * from", "we could *save* you", "I'm not *interested*"), which names no subject. A determiner or
+ * a preposition before it opens a noun phrase instead ("your *tariff*", "about the *renewal*").
+ */
+export function saidOfASubject(words: readonly string[], index: number): boolean {
+  let before = index - 1;
+  while (before >= 0 && betweenSubjectAndPredicate.has(words[before]!)) before--;
+  return before >= 0 && subjectPronouns.has(words[before]!);
 }
 
 /**

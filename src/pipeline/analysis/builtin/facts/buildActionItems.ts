@@ -4,7 +4,7 @@ import type { Speaker } from '../../../../domain/transcripts/transcriptSchema.js
 import { describedWithContext, withNeedNamed } from './actionContext.js';
 import { actionKey, actionTitle } from './actionTitle.js';
 import { withAgreedSlots } from './agreedSlots.js';
-import { ownerFieldsOf, type CallParties } from './callParties.js';
+import { ownerFieldsOf, proseNameOf, type CallParties } from './callParties.js';
 import type { ActionWords } from './ActionWords.js';
 import { findActionCues, leadingVerb, namedPersonCues, twoDeedsOf, type ActionCue } from './findActionCues.js';
 import { isDayToCome, type DateMention } from './findDateMentions.js';
@@ -152,8 +152,8 @@ function actionOf(cue: ActionCue, cuesInSentence: number, speaker: Speaker, cont
   // still belongs to the action (the title is cut at commas).
   const clauseForTitle = window ? cue.clause.replace(new RegExp(`,\\s*(${words.timeWindow.source})(?:\\s*,)?`, 'i'), ' $1') : cue.clause;
   const titleAsSaid = actionTitle(clauseForTitle, removable, {
-    speakerName: speaker.displayName,
-    addresseeName: addressee?.displayName ?? null,
+    speakerName: proseNameOf(speaker, context.metadata.direction),
+    addresseeName: addressee ? proseNameOf(addressee, context.metadata.direction) : null,
     ownerIsSpeaker: owner === speaker,
     ownerIsAddressee: owner !== null && owner === addressee,
   }, words);

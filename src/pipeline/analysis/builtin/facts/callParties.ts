@@ -1,4 +1,5 @@
 import type { AnalysisActionItem } from '../../../../domain/analysis/analysisSchema.js';
+import type { CallDirection } from '../../../../domain/calls/callTypes.js';
 import type { Speaker, Transcript } from '../../../../domain/transcripts/transcriptSchema.js';
 
 /** The people on the call, as speaker resolution named them. */
@@ -21,6 +22,21 @@ const UNNAMED_LABEL_SOURCES: ReadonlySet<Speaker['labelSource']> = new Set(['DIA
  */
 export function isNamedSpeaker(speaker: Speaker): boolean {
   return !UNNAMED_LABEL_SOURCES.has(speaker.labelSource) && !/\d/.test(speaker.displayName) && speaker.displayName.trim() !== '';
+}
+
+/**
+ * How prose (summaries, bullets, notes, action titles, the headline) names a speaker: their name
+ * when they carry one (see {@link isNamedSpeaker}), else the part they play, since a placeholder
+ * ("Speaker 2") or a phone label ("Contact …4567") tells a reader nothing: "the caller" for a
+ * contact who called the user (an `INCOMING` call), "the contact" for any other contact, "the
+ * user" for the user. Lower case, for the middle of a sentence. A speaker of no known role keeps
+ * their label: it is all that tells two such speakers apart.
+ */
+export function proseNameOf(speaker: Speaker, direction: CallDirection | undefined): string {
+  if (isNamedSpeaker(speaker)) return speaker.displayName.trim();
+  if (speaker.role === 'USER') return 'the user';
+  if (speaker.role === 'CONTACT') return direction === 'INCOMING' ? 'the caller' : 'the contact';
+  return speaker.displayName.trim() || speaker.label;
 }
 
 export function callPartiesOf(transcript: Transcript): CallParties {
