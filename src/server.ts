@@ -1,13 +1,10 @@
-import { ConfigError } from './config/loadConfig.js';
 import { runNode } from './node/runNode.js';
-import { ProcessingLockHeld } from './processing/ProcessingLock.js';
+import { startRefusal } from './node/startRefusal.js';
 
 /** `npm start`: this process becomes a `serve` node (the same as `callscope serve`). */
 runNode('serve').catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof ProcessingLockHeld) {
-    console.error(error.message);
-    process.exit(78); // EX_CONFIG: nothing to retry until the setup changes
-  }
-  console.error(error);
-  process.exit(1);
+  const refusal = startRefusal(error);
+  console.error(refusal ?? error);
+  // 78 (EX_CONFIG): nothing to retry until the setup changes.
+  process.exit(refusal === undefined ? 1 : 78);
 });

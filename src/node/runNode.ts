@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { hasIdentitySource, loadConfig } from '../config/loadConfig.js';
 import { createServices, type Services } from '../createServices.js';
@@ -13,6 +14,8 @@ import { heartbeatIntervalMs } from '../processing/ProcessingEngine.js';
 import { startProcessing, type Processing } from '../processing/startProcessing.js';
 import { currentProcessScope } from '../infrastructure/processes/processScope.js';
 import { NodeRegistry, type NodeIdentity, type NodeModel, type NodeRole } from './NodeRegistry.js';
+import { PortUnavailable, type PortSetting } from './PortUnavailable.js';
+import { refuseRequestsUntilStarted } from './refuseRequestsUntilStarted.js';
 
 /**
  * Runs this process as a node of the site until SIGTERM/SIGINT:
@@ -20,6 +23,8 @@ import { NodeRegistry, type NodeIdentity, type NodeModel, type NodeRole } from '
  *   a worker, on HOST:PORT;
  * - `worker`: processing only, with `/actuator/health`, readiness and metrics on HOST:NODE_PORT.
  * Any number of nodes run against one database (DATABASE_URL) and one storage folder (DATA_DIR).
+ * A node binds its port before it registers or takes a call (one whose port is taken ends with
+ * {@link PortUnavailable}), and answers requests 503 until it has started.
  * Each registers in the `nodes` table and beats every LEASE_TIMEOUT_SECONDS / 6: its calls are
  * marked alive, settings saved on another node's admin page are applied, and the calls of
  * nodes gone silent are taken over. A stop is graceful: no new calls, running ones finish within
@@ -43,27 +48,23 @@ export async function runNode(role: NodeRole): Promise<void> {
   if (role === 'serve' && !hasIdentitySource(services.config)) log.warn('No identity source configured (OIDC_ISSUER or LOCAL_AUTH=true): every /api request will be refused');
   if (!processes) log.info('EMBEDDED_WORKER=false: this node serves the API only; `callscope worker` nodes process the calls');
 
-  // Registered before it looks at the others: of two nodes starting at once, each sees the other.
+  // The port first: a node whose port is taken ends here, before it registers or claims a call.
+  // Until the start is done every request is answered 503: no upload arrives before what a crash
+  // left in DATA_DIR is repaired, and a second engine refused on an embedded database has served nothing.
+  const markStarted = refuseRequestsUntilStarted(app);
   const registry = new NodeRegistry(services.database.sql);
-  await registry.register(identity, services.clock());
   const leaseTimeoutMs = config.LEASE_TIMEOUT_SECONDS * 1000;
-  const goneLeases = async () => (await registry.survey(identity, services.clock(), leaseTimeoutMs)).goneNodeIds;
-  // Before listening: a second engine on an embedded database is refused before it serves
-  // anything, and what a crash left in DATA_DIR is repaired before the first upload arrives (on
-  // shared storage at once only when no other node is alive, e.g. a restart after a crash).
   let processing: Processing | undefined;
-  if (processes) {
-    const surveyedAt = services.clock();
-    const { othersAlive } = await registry.survey(identity, surveyedAt, leaseTimeoutMs);
-    try {
-      processing = await startProcessing(services, log.child({ component: 'processing' }), undefined, {
-        lease: identity.id, goneLeases, ...(othersAlive === 0 ? { aloneSince: surveyedAt } : {}),
-      });
-    } catch (error) {
-      // Refused (another engine holds the embedded database's DATA_DIR): not listed as running.
-      await registry.stopped(identity.id, services.clock()).catch(() => undefined);
-      throw error;
-    }
+  try {
+    await listenOnPort(app, role === 'serve' ? 'PORT' : 'NODE_PORT', role === 'serve' ? config.PORT : config.NODE_PORT, config.HOST);
+    // Registered before it looks at the others: of two nodes starting at once, each sees the other.
+    await registry.register(identity, services.clock());
+    if (processes) processing = await startProcessingAsNode(services, registry, identity, leaseTimeoutMs, log);
+  } catch (error) {
+    // The port and the database are let go, so that the process ends with its exit code.
+    await app.close();
+    await services.close();
+    throw error;
   }
   // Every node sends the site's webhooks (a lease keeps two from sending one); `services.close()` stops it.
   services.webhookDispatcher.start(log.child({ component: 'webhooks' }));
@@ -71,7 +72,7 @@ export async function runNode(role: NodeRole): Promise<void> {
   if (services.webhooks.enabled && (await services.webhookSigningSecret.source()) === 'none') {
     log.warn('WEBHOOK_URLS is set but no WEBHOOK_SECRET: webhooks wait until a signing secret is generated on the admin page (Webhooks)');
   }
-  await app.listen({ port: role === 'serve' ? config.PORT : config.NODE_PORT, host: config.HOST });
+  markStarted();
   log.info({ role, database: services.database.location, processes, version: packageVersion }, 'node started');
   if (role === 'serve') await printSetupLink(services, app.server.address());
   // In the background: the node answers (and takes uploads, which wait) while models download.
@@ -109,6 +110,37 @@ export async function runNode(role: NodeRole): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Binds the node's port; a port taken, or one this process may not bind, ends the start as {@link PortUnavailable}. */
+async function listenOnPort(app: FastifyInstance, setting: PortSetting, port: number, host: string): Promise<void> {
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') throw new PortUnavailable(setting, port, host, code);
+    throw error;
+  }
+}
+
+/**
+ * Starts this node's processing with its id as the lease: what a crash left in DATA_DIR is
+ * repaired first (on shared storage at once only when no other node is alive, e.g. a restart
+ * after a crash), and a second engine on an embedded database is refused.
+ */
+async function startProcessingAsNode(services: Services, registry: NodeRegistry, identity: NodeIdentity, leaseTimeoutMs: number, log: FastifyBaseLogger): Promise<Processing> {
+  const goneLeases = async () => (await registry.survey(identity, services.clock(), leaseTimeoutMs)).goneNodeIds;
+  const surveyedAt = services.clock();
+  const { othersAlive } = await registry.survey(identity, surveyedAt, leaseTimeoutMs);
+  try {
+    return await startProcessing(services, log.child({ component: 'processing' }), undefined, {
+      lease: identity.id, goneLeases, ...(othersAlive === 0 ? { aloneSince: surveyedAt } : {}),
+    });
+  } catch (error) {
+    // Refused (another engine holds the embedded database's DATA_DIR): not listed as running.
+    await registry.stopped(identity.id, services.clock()).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The model slots this node holds and whether each verifies (digests are cached: cheap after the first look). */

@@ -95,11 +95,39 @@ export async function startWorker(dataDir: string, env: Record<string, string>):
   }, `http://127.0.0.1:${port}`, '/actuator/health');
 }
 
+/** A node process that ended on its own (one that could not start): its exit code and what it wrote, stdout and stderr apart. */
+export interface EndedNodeProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the service (`src/server.ts`, as `npm start` does) or `callscope worker` on `dataDir` with
+ * `env` and waits until it exits by itself: for a node that is refused at start.
+ */
+export async function runNodeUntilExit(role: 'serve' | 'worker', dataDir: string, env: Record<string, string>): Promise<EndedNodeProcess> {
+  const args = role === 'serve' ? ['src/server.ts'] : ['src/cli/callscope.ts', 'worker'];
+  const node = spawnNodeProcess(args, { LOCAL_AUTH: 'true', DATA_DIR: dataDir, HOST: '127.0.0.1', ...(env.DATABASE_URL ? {} : await siteEnvironment(dataDir)), ...env });
+  const [{ code }] = await Promise.all([node.exited, node.closed]);
+  return { code, stdout: node.stdout(), stderr: node.stderr() };
+}
+
 /**
  * Runs a node of the service (`node --import tsx <args>`) with the test defaults under `env`, in
  * its own process group; resolves once `healthPath` answers.
  */
 async function startNodeProcess(args: string[], env: Record<string, string>, baseUrl: string, healthPath: string): Promise<ServerProcess> {
+  const { child, output, exited } = spawnNodeProcess(args, env);
+  await waitFor(`${args.join(' ')} to answer`, async () => {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${output()}`);
+    return fetch(`${baseUrl}${healthPath}`).then((response) => response.ok, () => false);
+  }, 30_000);
+  return { child, baseUrl, output, exited };
+}
+
+/** Spawns `node --import tsx <args>` with the test defaults under `env`, in its own process group, and collects what it writes. */
+function spawnNodeProcess(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: projectRoot,
     env: {
@@ -113,14 +141,14 @@ async function startNodeProcess(args: string[], env: Record<string, string>, bas
   });
   children.add(child);
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); stdout += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); stderr += chunk.toString(); });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  await waitFor(`${args.join(' ')} to answer`, async () => {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${output}`);
-    return fetch(`${baseUrl}${healthPath}`).then((response) => response.ok, () => false);
-  }, 30_000);
-  return { child, baseUrl, output: () => output, exited };
+  // After 'exit' and once its output pipes are closed: everything it wrote has been read.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return { child, exited, closed, output: () => output, stdout: () => stdout, stderr: () => stderr };
 }
 
 /** Waits until the server has logged that it holds at a `FAULT_HOLD_AT` point. */

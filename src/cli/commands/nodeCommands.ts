@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { runNode } from '../../node/runNode.js';
 import type { NodeRole } from '../../node/NodeRegistry.js';
-import { ProcessingLockHeld } from '../../processing/ProcessingLock.js';
+import { startRefusal } from '../../node/startRefusal.js';
 import type { CliCommand } from '../CliCommand.js';
 
 /** A command that makes this process a node of the site and keeps it running until SIGTERM/SIGINT. */
@@ -15,8 +15,9 @@ function nodeCommand(role: NodeRole, summary: string): CliCommand {
       try {
         await runNode(role);
       } catch (error) {
-        if (!(error instanceof ProcessingLockHeld)) throw error;
-        console.error(`${error.message}. With the embedded database one process handles the calls of a DATA_DIR; set DATABASE_URL (PostgreSQL) to run several worker nodes.`);
+        const refusal = startRefusal(error);
+        if (refusal === undefined) throw error;
+        console.error(refusal);
         return 78;
       }
       // The node runs on (its server and timers keep the process alive) and exits when stopped.

@@ -1,0 +1,16 @@
+import { ConfigError } from '../config/loadConfig.js';
+import { ProcessingLockHeld } from '../processing/ProcessingLock.js';
+import { PortUnavailable } from './PortUnavailable.js';
+
+/**
+ * What to print when a node cannot start until its setup changes (it then exits 78, EX_CONFIG,
+ * without a stack trace): invalid settings, another engine on the embedded database's DATA_DIR,
+ * its port taken. Undefined for any other error: a fault, printed with its stack.
+ */
+export function startRefusal(error: unknown): string | undefined {
+  if (error instanceof ProcessingLockHeld) {
+    return `${error.message}. With the embedded database one process handles the calls of a DATA_DIR; set DATABASE_URL (PostgreSQL) to run several nodes that process calls.`;
+  }
+  if (error instanceof ConfigError || error instanceof PortUnavailable) return error.message;
+  return undefined;
+}
