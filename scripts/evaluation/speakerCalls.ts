@@ -1,333 +1,124 @@
 /**
- * Scripted calls for `npm run eval:speakers`: who says what, the upload metadata, and the roles
- * and names the speaker resolution should give, by the rules documented on `resolveSpeakers`
- * (src/pipeline/speakers/resolveSpeakers.ts). Where those rules fall back to a positional LOW
- * guess (direction tiebreaker or first-speaker-is-user), the guess is what is expected.
+ * The scripted calls of `npm run eval:speakers`, read from ./speakerCalls.json: who says what,
+ * the upload metadata, and for every speaker the role and name a careful listener would give
+ * them. The expectations were written by a helper who never read the speaker resolver (the
+ * file's `expectationsWrittenBy` and `roleMeaning` say how); they are truth to measure against,
+ * not the resolver's rules.
  *
- * `expected[sourceSpeakerId].name` is the label the speaker should carry, or `null` for "no
- * name" (the speaker keeps its "Speaker N" label). A "Contact …NNNN" phone label is written out
- * where the rules produce one. `evidence`, where given, is the speaker's expected
- * `confidence/labelSource`, for the calls whose point is how sure a role is or where a label came from.
+ * The file is checked against `SpeakerCallsFileSchema` and `speakerCallProblems` when loaded; a
+ * file that fails either is refused with the field or call named.
  */
-import type { CallMetadata } from '../../src/domain/calls/callTypes.js';
-import type { labelSources, speakerConfidences } from '../../src/domain/transcripts/transcriptSchema.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { speakerRoles } from '../../src/domain/transcripts/transcriptSchema.js';
+import { CallMetadataSchema } from '../../src/http/schemas/callSchemas.js';
 
-export type ScriptedSpeaker = 'SPEAKER_00' | 'SPEAKER_01' | 'SPEAKER_02';
-export type ExpectedRole = 'USER' | 'CONTACT' | 'UNKNOWN';
+/** The speaker ids a scripted line may carry, as diarization names them. */
+export const scriptedSpeakers = ['SPEAKER_00', 'SPEAKER_01', 'SPEAKER_02'] as const;
+export type ScriptedSpeaker = (typeof scriptedSpeakers)[number];
 
-export type ExpectedEvidence = `${(typeof speakerConfidences)[number]}/${(typeof labelSources)[number]}`;
+/** How plain the annotator found a speaker's role and name: said outright, reasonably inferred, or a weak guess. */
+export const certainties = ['clear', 'inferred', 'guess'] as const;
+export type Certainty = (typeof certainties)[number];
 
-export interface ScriptedLine {
-  speaker: ScriptedSpeaker;
-  text: string;
-  /** When the line starts, for a line later in the call; by default right after the line before. */
-  startSeconds?: number;
-}
+/** One value per speaker of the call, for any of the three ids. */
+const perSpeaker = <T extends TSchema>(value: T) => Type.Partial(Type.Object(
+  Object.fromEntries(scriptedSpeakers.map((speaker) => [speaker, value])) as Record<ScriptedSpeaker, T>,
+  { additionalProperties: false },
+));
 
-export interface ScriptedCall {
-  name: string;
-  userDisplayName?: string;
-  metadata: Pick<CallMetadata, 'contactName' | 'phoneNumber' | 'direction'>;
+const ExpectationSchema = Type.Object({
+  role: Type.Enum(speakerRoles),
+  /** The person's name as a careful listener would give it, or null for none. */
+  name: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  certainty: Type.Enum(certainties),
+  /** The annotator's reason, in a sentence. */
+  why: Type.String({ minLength: 1 }),
+}, { additionalProperties: false });
+
+const LineSchema = Type.Object({
+  speaker: Type.Enum(scriptedSpeakers),
+  text: Type.String({ minLength: 1 }),
+  /** When the line starts (seconds from the call's start), for a line later in the call; by default right after the line before. */
+  startSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+}, { additionalProperties: false });
+
+const UserChannel = Type.Enum(['left', 'right']);
+/**
+ * A stereo recording: the channel the recorder puts the user on, and whether diarization went by
+ * channel (then SPEAKER_00 is the left channel and SPEAKER_01 the right, as diarizeRecording
+ * names them, stated in `speakerOnChannel` so the annotation can be read without the code) or
+ * by the voice model (then the channel says nothing about the ids).
+ */
+const StereoSchema = Type.Union([
+  Type.Object({
+    userChannel: UserChannel, diarizedBy: Type.Literal('channel'),
+    speakerOnChannel: Type.Object({ left: Type.Literal('SPEAKER_00'), right: Type.Literal('SPEAKER_01') }, { additionalProperties: false }),
+  }, { additionalProperties: false }),
+  Type.Object({ userChannel: UserChannel, diarizedBy: Type.Literal('model') }, { additionalProperties: false }),
+]);
+
+const SpeakerCallSchema = Type.Object({
+  /** `call-NN`: the calls written beside the resolver, re-annotated; `new-NN`: written with the annotation. */
+  id: Type.String({ pattern: '^(call|new)-\\d{2}$' }),
+  title: Type.String({ minLength: 1 }),
+  /** The user's display name; absent when the user has none. */
+  userDisplayName: Type.Optional(Type.String({ minLength: 1 })),
+  metadata: Type.Pick(CallMetadataSchema, ['contactName', 'phoneNumber', 'direction'], { additionalProperties: false }),
   /** The ids a supplied transcript gives the speakers instead of `SPEAKER_NN` (e.g. their names). */
-  sourceIds?: Partial<Record<ScriptedSpeaker, string>>;
-  /** A stereo recording: the channel the recorder puts the user on, and whether diarization went by channel. */
-  stereo?: { userChannel: 'left' | 'right'; diarizedByChannel: boolean };
-  lines: ScriptedLine[];
-  expected: Partial<Record<ScriptedSpeaker, { role: ExpectedRole; name: string | null; evidence?: ExpectedEvidence }>>;
+  sourceIds: Type.Optional(perSpeaker(Type.String({ minLength: 1 }))),
+  stereo: Type.Optional(StereoSchema),
+  lines: Type.Array(LineSchema, { minItems: 1 }),
+  /** The annotator's expectation for each speaker who says a line. */
+  expected: perSpeaker(ExpectationSchema),
+}, { additionalProperties: false });
+
+const SpeakerCallsFileSchema = Type.Object({
+  about: Type.String({ minLength: 1 }),
+  /** Who wrote the expectations, and from what. */
+  expectationsWrittenBy: Type.String({ minLength: 1 }),
+  /** How a channel maps to a speaker id on a call diarized by channel. */
+  channels: Type.String({ minLength: 1 }),
+  /** The annotator's own account of what USER, CONTACT and UNKNOWN mean and how it decided. */
+  roleMeaning: Type.String({ minLength: 1 }),
+  calls: Type.Array(SpeakerCallSchema, { minItems: 1 }),
+}, { additionalProperties: false });
+
+export type SpeakerExpectation = Static<typeof ExpectationSchema>;
+export type ScriptedLine = Static<typeof LineSchema>;
+export type SpeakerCall = Static<typeof SpeakerCallSchema>;
+export type SpeakerCallsFile = Static<typeof SpeakerCallsFileSchema>;
+
+/** Which set a call belongs to: `original` (call-NN, written beside the resolver) or `new` (new-NN). */
+export const callSetOf = (call: SpeakerCall): 'original' | 'new' => (call.id.startsWith('new-') ? 'new' : 'original');
+
+/** What the schema cannot say: ids are unique, and the expected speakers are exactly the speakers who say a line. */
+export function speakerCallProblems(file: SpeakerCallsFile): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const call of file.calls) {
+    if (seen.has(call.id)) problems.push(`${call.id}: the id is used twice`);
+    seen.add(call.id);
+    const speaking = new Set(call.lines.map(({ speaker }) => speaker));
+    for (const speaker of speaking) if (!call.expected[speaker]) problems.push(`${call.id}: ${speaker} says a line but has no expectation`);
+    for (const speaker of Object.keys(call.expected)) if (!speaking.has(speaker as ScriptedSpeaker)) problems.push(`${call.id}: ${speaker} has an expectation but says no line`);
+    for (const speaker of Object.keys(call.sourceIds ?? {})) if (!speaking.has(speaker as ScriptedSpeaker)) problems.push(`${call.id}: sourceIds names ${speaker}, who says no line`);
+  }
+  return problems;
 }
 
-const S0 = 'SPEAKER_00';
-const S1 = 'SPEAKER_01';
-const S2 = 'SPEAKER_02';
-const line = (speaker: ScriptedSpeaker, text: string, startSeconds?: number): ScriptedLine => ({ speaker, text, ...(startSeconds === undefined ? {} : { startSeconds }) });
-/** Three short lines each, the opening of a call with no names in it: what follows at 60 s is past the greeting window. */
-const namelessOpening = [
-  line(S0, 'Hello?'), line(S1, "Hi, it's about the order from Monday."), line(S0, 'Which order?'),
-  line(S1, 'The garden chairs.'), line(S0, 'Let me check.'), line(S1, 'Sure.'),
-];
+const fileValidator = Compile(SpeakerCallsFileSchema);
 
-export const speakerCalls: ScriptedCall[] = [
-  {
-    name: 'en: both introduce themselves',
-    userDisplayName: 'Diane Smith',
-    metadata: { contactName: 'Sheila Jones', direction: 'INCOMING' },
-    lines: [line(S0, 'Hello, this is Diane.'), line(S1, "Hi, it's Sheila, do you have a minute?"), line(S0, 'Sure, go ahead.')],
-    expected: { [S0]: { role: 'USER', name: 'Diane Smith' }, [S1]: { role: 'CONTACT', name: 'Sheila Jones' } },
-  },
-  {
-    name: 'en: caller addresses the contact only (outgoing)',
-    userDisplayName: 'Mark',
-    metadata: { contactName: 'Laura Chen', direction: 'OUTGOING' },
-    lines: [line(S0, 'Hello?'), line(S1, "Hi Laura, it's about the invoice from last week."), line(S0, 'Oh right, I sent it on Monday.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Laura Chen' }, [S1]: { role: 'USER', name: 'Mark' } },
-  },
-  {
-    name: 'no greeting, incoming (direction tiebreaker: first is user)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'INCOMING' },
-    lines: [line(S0, 'Yes?'), line(S1, 'The parcel arrived this morning.'), line(S0, 'Great, thanks for letting me know.')],
-    expected: { [S0]: { role: 'USER', name: 'Diane' }, [S1]: { role: 'CONTACT', name: 'Sheila' } },
-  },
-  {
-    name: 'no greeting, outgoing (direction tiebreaker: first is contact)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'OUTGOING' },
-    lines: [line(S0, 'Yes?'), line(S1, 'I am calling about the parcel.'), line(S0, 'It left the depot today.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Sheila' }, [S1]: { role: 'USER', name: 'Diane' } },
-  },
-  {
-    name: 'no greeting, no direction (positional: first is user)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila' },
-    lines: [line(S0, 'Hi there.'), line(S1, "I'm fine, thanks."), line(S0, 'Good to hear.')],
-    expected: { [S0]: { role: 'USER', name: 'Diane' }, [S1]: { role: 'CONTACT', name: 'Sheila' } },
-  },
-  {
-    name: 'only the contact named, by mention (beats the positional guess)',
-    userDisplayName: 'Tom',
-    metadata: { contactName: 'Priya Patel' },
-    lines: [line(S0, 'Yes, I got the report yesterday.'), line(S1, 'Thanks, Priya, that really helps.'), line(S0, 'No problem at all.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Priya Patel' }, [S1]: { role: 'USER', name: 'Tom' } },
-  },
-  {
-    name: 'first name only mentioned, full names in metadata (beats the direction)',
-    userDisplayName: 'Robert Miller',
-    metadata: { contactName: 'Catherine Young', direction: 'OUTGOING' },
-    lines: [line(S0, 'Catherine, did you see the numbers?'), line(S1, 'Yes, I did, they look fine to me.'), line(S0, 'Good, then we can ship.')],
-    expected: { [S0]: { role: 'USER', name: 'Robert Miller' }, [S1]: { role: 'CONTACT', name: 'Catherine Young' } },
-  },
-  {
-    name: 'AMBIGUOUS: both speakers mention both names',
-    userDisplayName: 'Ben',
-    metadata: { contactName: 'Anna', direction: 'INCOMING' },
-    lines: [
-      line(S0, 'Anna, as I said to Ben yesterday, the meeting moved.'),
-      line(S1, 'Right, Ben told me, and Anna from accounting knows too.'),
-    ],
-    expected: { [S0]: { role: 'UNKNOWN', name: null }, [S1]: { role: 'UNKNOWN', name: null } },
-  },
-  {
-    name: 'both named by both (greetings agree)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'OUTGOING' },
-    lines: [line(S0, 'Hi Sheila, this is Diane.'), line(S1, 'Hello Diane, Sheila here.'), line(S0, 'How was the trip?')],
-    expected: { [S0]: { role: 'USER', name: 'Diane' }, [S1]: { role: 'CONTACT', name: 'Sheila' } },
-  },
-  {
-    name: 'no contact name, phone number (phone fallback label)',
-    userDisplayName: 'Diane',
-    metadata: { phoneNumber: '+1 (555) 123-4567', direction: 'OUTGOING' },
-    lines: [line(S0, 'Good afternoon, how can I help?'), line(S1, 'I would like to book a table for two.'), line(S0, 'Of course, for what time?')],
-    // The role is the direction's LOW guess: the source stays POSITIONAL_FALLBACK, the only one LOW goes with.
-    expected: { [S0]: { role: 'CONTACT', name: 'Contact …4567', evidence: 'LOW/POSITIONAL_FALLBACK' }, [S1]: { role: 'USER', name: 'Diane' } },
-  },
-  {
-    name: 'phone number of four digits: never shown, contact keeps Speaker N',
-    userDisplayName: 'Diane',
-    metadata: { phoneNumber: '4567', direction: 'INCOMING' },
-    lines: [line(S0, 'Hello?'), line(S1, 'This is an automated reminder.')],
-    expected: { [S0]: { role: 'USER', name: 'Diane' }, [S1]: { role: 'CONTACT', name: null } },
-  },
-  {
-    name: 'stranger introduces himself (name not in metadata), phone fallback',
-    userDisplayName: 'Diane',
-    metadata: { phoneNumber: '555-0199', direction: 'INCOMING' },
-    lines: [line(S0, 'Hello?'), line(S1, 'Hi, this is Gary from Acme, calling about your warranty.'), line(S0, 'Not interested, thanks.')],
-    expected: { [S0]: { role: 'USER', name: 'Diane' }, [S1]: { role: 'CONTACT', name: 'Contact …0199' } },
-  },
-  {
-    name: 'three speakers, two introduce themselves',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'INCOMING' },
-    lines: [
-      line(S0, 'Hi, this is Diane.'),
-      line(S1, "Hello, I'm Sheila, and my colleague is here too."),
-      line(S2, 'And I am Robert from the office.'),
-      line(S0, 'Nice to meet you both.'),
-    ],
-    expected: { [S0]: { role: 'USER', name: 'Diane' }, [S1]: { role: 'CONTACT', name: 'Sheila' }, [S2]: { role: 'UNKNOWN', name: null } },
-  },
-  {
-    name: 'three speakers, only addresses (addresses need exactly two speakers)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'OUTGOING' },
-    lines: [line(S0, 'Hello Sheila.'), line(S1, 'Hi Diane.'), line(S2, 'Hello everyone.')],
-    expected: { [S0]: { role: 'UNKNOWN', name: null }, [S1]: { role: 'UNKNOWN', name: null }, [S2]: { role: 'UNKNOWN', name: null } },
-  },
-  {
-    name: 'one speaker, outgoing, no greeting (a message left: the user)',
-    userDisplayName: 'Mark',
-    metadata: { contactName: 'Laura Chen', direction: 'OUTGOING' },
-    lines: [line(S0, 'Hey, just calling about the delivery, call me back when you can.')],
-    expected: { [S0]: { role: 'USER', name: 'Mark' } },
-  },
-  {
-    name: 'one speaker, incoming, no greeting (stays unknown)',
-    userDisplayName: 'Mark',
-    metadata: { contactName: 'Laura Chen', direction: 'INCOMING' },
-    lines: [line(S0, 'Your appointment is confirmed for Tuesday at nine.')],
-    expected: { [S0]: { role: 'UNKNOWN', name: null } },
-  },
-  {
-    name: 'one speaker, incoming, contact introduces herself',
-    userDisplayName: 'Mark',
-    metadata: { contactName: 'Sheila', direction: 'INCOMING' },
-    lines: [line(S0, 'Hi Mark, this is Sheila from the clinic, please call back.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Sheila' } },
-  },
-  {
-    name: 'es: habla / hola / soy, accents',
-    userDisplayName: 'José García',
-    metadata: { contactName: 'María López', direction: 'INCOMING' },
-    lines: [line(S0, '¿Bueno? Habla José.'), line(S1, 'Hola José, soy María.'), line(S0, '¿Qué tal?')],
-    expected: { [S0]: { role: 'USER', name: 'José García' }, [S1]: { role: 'CONTACT', name: 'María López' } },
-  },
-  {
-    name: 'es: buenos días señora + le habla (surname with title)',
-    userDisplayName: 'Pablo',
-    metadata: { contactName: 'Carmen Ruiz', direction: 'INCOMING' },
-    lines: [line(S0, '¿Diga?'), line(S1, 'Buenos días, señora Ruiz. Le habla Pablo.'), line(S0, 'Ah, sí, dígame.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Carmen Ruiz' }, [S1]: { role: 'USER', name: 'Pablo' } },
-  },
-  {
-    name: 'de: "Weber am Apparat" / "Guten Tag, Herr Weber, hier ist Anke"',
-    userDisplayName: 'Jürgen Weber',
-    metadata: { contactName: 'Anke Schulz', direction: 'OUTGOING' },
-    lines: [line(S0, 'Weber am Apparat.'), line(S1, 'Guten Tag, Herr Weber, hier ist Anke Schulz.'), line(S0, 'Ja, worum geht es?')],
-    expected: { [S0]: { role: 'USER', name: 'Jürgen Weber' }, [S1]: { role: 'CONTACT', name: 'Anke Schulz' } },
-  },
-  {
-    name: 'de: upper-case "hier spricht MÜLLER", elimination',
-    userDisplayName: 'Lena',
-    metadata: { contactName: 'Klaus Müller', direction: 'OUTGOING' },
-    lines: [line(S0, 'Ja, hallo?'), line(S1, 'Hallo, hier spricht MÜLLER.'), line(S0, 'Ach, Herr Müller, schön.')],
-    expected: { [S0]: { role: 'USER', name: 'Lena' }, [S1]: { role: 'CONTACT', name: 'Klaus Müller' } },
-  },
-  {
-    name: 'punctuation and case: "HI, THIS IS DIANE!!! Is this... Sheila?"',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'INCOMING' },
-    lines: [line(S0, 'Hello??'), line(S1, 'HI, THIS IS DIANE!!! Is this... Sheila?'), line(S0, 'yes, speaking.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Sheila' }, [S1]: { role: 'USER', name: 'Diane' } },
-  },
-  {
-    name: 'no user display name: the user keeps Speaker N',
-    metadata: { contactName: 'Sheila', direction: 'OUTGOING' },
-    lines: [line(S0, 'Sheila speaking.'), line(S1, 'Hi, it is about the order.'), line(S0, 'Which one?')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Sheila' }, [S1]: { role: 'USER', name: null } },
-  },
-  {
-    name: 'conflicting self-introductions are dropped (falls to direction)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'INCOMING' },
-    lines: [line(S0, 'This is Diane.'), line(S1, 'No, this is Diane.'), line(S0, 'Very funny.')],
-    expected: { [S0]: { role: 'USER', name: 'Diane' }, [S1]: { role: 'CONTACT', name: 'Sheila' } },
-  },
-  {
-    name: 'shared first name names neither (falls to direction)',
-    userDisplayName: 'Alex Kim',
-    metadata: { contactName: 'Alex Stone', direction: 'OUTGOING' },
-    lines: [line(S0, 'Hi, this is Alex.'), line(S1, 'Hey Alex, this is Alex too.'), line(S0, 'Ha, what are the odds.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Alex Stone' }, [S1]: { role: 'USER', name: 'Alex Kim' } },
-  },
-  {
-    name: 'possessive: "is this Sheila\'s phone?" is a mention (beats the positional guess)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila Jones' },
-    lines: [line(S0, 'Hello?'), line(S1, "Hi, is this Sheila's phone?"), line(S0, 'Yes, who is calling?')],
-    expected: {
-      [S0]: { role: 'CONTACT', name: 'Sheila Jones', evidence: 'MEDIUM/NAME_MENTION' },
-      [S1]: { role: 'USER', name: 'Diane', evidence: 'MEDIUM/NAME_MENTION' },
-    },
-  },
-  {
-    name: 'possessive with a typographic apostrophe: "Robert’s number"',
-    userDisplayName: 'Tom',
-    metadata: { contactName: 'Robert Miller' },
-    lines: [line(S0, 'Hello?'), line(S1, 'Hi, sorry, is this Robert’s number?'), line(S0, 'It is, what can I do for you?')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Robert Miller', evidence: 'MEDIUM/NAME_MENTION' }, [S1]: { role: 'USER', name: 'Tom' } },
-  },
-  {
-    name: 'line announcement "Robert Miller\'s office": no greeting of Robert, no mention (direction decides)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Robert Miller', direction: 'OUTGOING' },
-    lines: [
-      line(S0, "Good morning, Robert Miller's office."), line(S1, 'Hi, I am calling about the invoice, is he in?'),
-      line(S0, 'He is in a meeting, can I take a message?'),
-    ],
-    expected: {
-      [S0]: { role: 'CONTACT', name: 'Robert Miller', evidence: 'LOW/POSITIONAL_FALLBACK' },
-      [S1]: { role: 'USER', name: 'Diane', evidence: 'LOW/POSITIONAL_FALLBACK' },
-    },
-  },
-  {
-    name: 'no possessive without the apostrophe: "Marcos" is not the contact Marco',
-    userDisplayName: 'Elena',
-    metadata: { contactName: 'Marco Díaz', direction: 'OUTGOING' },
-    lines: [line(S0, '¿Diga?'), line(S1, 'Hola, llamo por el pedido de ayer.'), line(S0, 'Ah, sí, eso lo lleva Marcos, mi compañero.')],
-    expected: { [S0]: { role: 'CONTACT', name: 'Marco Díaz', evidence: 'LOW/POSITIONAL_FALLBACK' }, [S1]: { role: 'USER', name: 'Elena' } },
-  },
-  {
-    name: 'late self-introduction after a dropped line is no mention (direction decides)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila', direction: 'OUTGOING' },
-    lines: [...namelessOpening, line(S0, 'Sorry, the line dropped, this is Sheila again.', 60), line(S1, 'No problem.')],
-    expected: {
-      [S0]: { role: 'CONTACT', name: 'Sheila', evidence: 'LOW/POSITIONAL_FALLBACK' },
-      [S1]: { role: 'USER', name: 'Diane', evidence: 'LOW/POSITIONAL_FALLBACK' },
-    },
-  },
-  {
-    name: 'late "Diane here, by the way"; the contact\'s mention of Diane still decides',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila' },
-    lines: [...namelessOpening, line(S1, 'Diane here, by the way, in case you wondered.', 60), line(S0, "Thanks, Diane, I'll send them today.")],
-    expected: {
-      [S0]: { role: 'CONTACT', name: 'Sheila', evidence: 'MEDIUM/NAME_MENTION' },
-      [S1]: { role: 'USER', name: 'Diane', evidence: 'MEDIUM/NAME_MENTION' },
-    },
-  },
-  {
-    name: 'phone fallback keeps the deciding layer\'s confidence (elimination after a greeting)',
-    userDisplayName: 'Diane',
-    metadata: { phoneNumber: '+44 20 7946 0958', direction: 'OUTGOING' },
-    lines: [line(S0, 'Hello?'), line(S1, 'Hello, this is Diane, calling about the quote.'), line(S0, 'Ah yes, one moment.')],
-    expected: {
-      [S0]: { role: 'CONTACT', name: 'Contact …0958', evidence: 'MEDIUM/PHONE_FALLBACK' },
-      [S1]: { role: 'USER', name: 'Diane', evidence: 'HIGH/GREETING_MATCH' },
-    },
-  },
-  {
-    name: 'supplied transcript naming its speakers: strict match on the supplied names (beats the direction)',
-    userDisplayName: 'Diane Smith',
-    metadata: { contactName: 'Sheila Jones', direction: 'OUTGOING' },
-    sourceIds: { [S0]: 'Diane Smith', [S1]: 'Sheila Jones' },
-    lines: [line(S0, 'Hello?'), line(S1, 'Hi, about the delivery.'), line(S0, 'Yes, it left today.')],
-    expected: {
-      [S0]: { role: 'USER', name: 'Diane Smith', evidence: 'HIGH/USER_PROFILE' },
-      [S1]: { role: 'CONTACT', name: 'Sheila Jones', evidence: 'HIGH/CONTACT_METADATA' },
-    },
-  },
-  {
-    name: 'stereo, diarized by channel, user on the right (MEDIUM, beats the positional guess)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila' },
-    stereo: { userChannel: 'right', diarizedByChannel: true },
-    lines: [line(S0, 'Hello?'), line(S1, 'Hi, about the delivery.'), line(S0, 'Yes, it left today.')],
-    expected: {
-      [S0]: { role: 'CONTACT', name: 'Sheila', evidence: 'MEDIUM/POSITIONAL_FALLBACK' },
-      [S1]: { role: 'USER', name: 'Diane', evidence: 'MEDIUM/POSITIONAL_FALLBACK' },
-    },
-  },
-  {
-    name: 'stereo, but diarized by the model: the channel says nothing (positional)',
-    userDisplayName: 'Diane',
-    metadata: { contactName: 'Sheila' },
-    stereo: { userChannel: 'right', diarizedByChannel: false },
-    lines: [line(S0, 'Hello?'), line(S1, 'Hi, about the delivery.'), line(S0, 'Yes, it left today.')],
-    expected: {
-      [S0]: { role: 'USER', name: 'Diane', evidence: 'LOW/POSITIONAL_FALLBACK' },
-      [S1]: { role: 'CONTACT', name: 'Sheila', evidence: 'LOW/POSITIONAL_FALLBACK' },
-    },
-  },
-];
+/** Reads and checks a speaker-calls file; throws naming the first fields or calls at fault. */
+export function loadSpeakerCalls(path: string = fileURLToPath(new URL('./speakerCalls.json', import.meta.url))): SpeakerCallsFile {
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (!fileValidator.Check(parsed)) {
+    const fields = fileValidator.Errors(parsed).slice(0, 5).map((error) => `${error.instancePath || '/'}: ${error.message}`);
+    throw new Error(`${path} does not match the speaker-calls schema: ${fields.join('; ')}`);
+  }
+  const problems = speakerCallProblems(parsed);
+  if (problems.length > 0) throw new Error(`${path}: ${problems.slice(0, 5).join('; ')}`);
+  return parsed;
+}

@@ -86,6 +86,12 @@ describe('resolveSpeakers: greetings', () => {
     expect(rolesOf(transcript)).toEqual([['CONTACT', 'NAME_MENTION', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
   });
 
+  test('past the greeting window, the user\'s own self-introduction leaves the contact\'s mention of the user to decide', () => {
+    // Without direction the positional guess would make speaker 1 the user.
+    const transcript = resolve([...opening, ['SPEAKER_01', 'Diane here, by the way, in case you wondered.', 180], ['SPEAKER_00', "Thanks, Diane, I'll send them today."]]);
+    expect(rolesOf(transcript)).toEqual([['CONTACT', 'NAME_MENTION', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
+  });
+
   test('past the greeting window, an address is still a mention of the other party', () => {
     const transcript = resolve([...opening, ['SPEAKER_00', 'Hello Diane, are you still there?', 180]], outgoing);
     expect(rolesOf(transcript)).toEqual([['CONTACT', 'NAME_MENTION', 'MEDIUM'], ['USER', 'NAME_MENTION', 'MEDIUM']]);
