@@ -64,11 +64,13 @@ describe('retries', () => {
   test('410 Gone fails the webhook at once; other failures stop at WEBHOOK_MAX_ATTEMPTS', async () => {
     const app = await startApp({ WEBHOOK_URLS: `${webhooks.receiver.url('/gone')},${webhooks.receiver.url('/down')}`, WEBHOOK_MAX_ATTEMPTS: '3' });
     webhooks.receiver.answer = (path) => (path === '/gone' ? 410 : 503);
-    dispatch(app);
+    const dispatcher = dispatch(app);
     await recordEvents(app);
 
     const failed = await settled(app, 'failed', 2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A whole pass of the dispatcher after both gave up (one that sends waits for the answer): no more requests.
+    dispatcher.wake();
+    await dispatcher.idle();
     const byPath = (path: string) => failed.find((row) => row.url.endsWith(path))!;
     expect(byPath('/gone')).toMatchObject({ attempts: 1, lastStatusCode: 410, lastError: 'HTTP 410' });
     expect(byPath('/down')).toMatchObject({ attempts: 3, lastStatusCode: 503, lastError: 'HTTP 503' });
@@ -103,9 +105,11 @@ describe('retries', () => {
 describe('what is sent, and when', () => {
   test('without a signing secret deliveries wait; once one is generated they go out signed with it', async () => {
     const app = await startApp({ WEBHOOK_SECRET: '' });
-    dispatch(app);
+    const dispatcher = dispatch(app);
     await recordEvents(app);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A whole pass of the dispatcher over the due delivery (one that sends waits for the answer): nothing went out.
+    dispatcher.wake();
+    await dispatcher.idle();
     expect(webhooks.receiver.received).toEqual([]);
     expect((await deliveriesOf(app).countByState()).pending).toBe(1);
     expect(app.logLines.some((line) => String(line.msg).startsWith('webhooks wait: no WEBHOOK_SECRET'))).toBe(true);
