@@ -14,10 +14,19 @@ const whisperMissing: MissingModel = {
   howToInstall: 'fetch it on the admin page (Models) or with `callscope models fetch --slot whisper`, import it with `callscope models import DIR`, or copy the file to models/whisper.bin',
 };
 
-/** A model that the test installs and removes: what the engine's `missingModels` reports. */
+/**
+ * A model that the test installs and removes: what the engine's `missingModels` reports, and how
+ * often it was asked (once at the start of each look at the queue).
+ */
 function modelSwitch(installed: boolean) {
-  const state = { installed };
-  return { state, missingModels: () => (state.installed ? [] : [whisperMissing]) };
+  const state = { installed, asked: 0 };
+  return {
+    state,
+    missingModels: () => {
+      state.asked += 1;
+      return state.installed ? [] : [whisperMissing];
+    },
+  };
 }
 
 
@@ -29,7 +38,10 @@ describe('calls wait while a model they need is not installed', () => {
 
     await waitFor('the engine to see the model is missing', () => engine.waitingForModels.length === 1);
     expect(engine.waitingForModels[0]).toMatchObject({ configKey: 'WHISPER_MODEL' });
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // past one of the engine's timed looks at the queue
+    // Three more looks at the queue begun: the second has ended (looks never overlap), and it was the
+    // timer's (only the upload's wake may still have been owed a look).
+    const asked = model.state.asked;
+    await waitFor('a timed look at the queue to end', () => model.state.asked >= asked + 3);
     expect(await callView(alice(), callId)).toEqual({ status: 'QUEUED', errorReason: null });
     expect(await stageOutcomes(engine, callId)).toEqual([]);
 
