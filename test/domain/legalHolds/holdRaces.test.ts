@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LegalHoldRepository } from '../../../src/domain/legalHolds/LegalHoldRepository.js';
 import { deleteUserData } from '../../../src/domain/users/deleteUserData.js';
 import { openDatabase } from '../../../src/infrastructure/database/openDatabase.js';
+import { waitFor } from '../../helpers/processingHarness.js';
 import { seedCall, seedUser } from '../../helpers/seedCalls.js';
 import { startTestApp, type TestApp } from '../../helpers/startTestApp.js';
 import { testDatabaseEngine } from '../../helpers/testDatabase.js';
@@ -80,8 +81,14 @@ describe.runIf(testDatabaseEngine === 'postgres')('on PostgreSQL, a user hold pl
 
       let claimSettled = false;
       const claim = testApp.services.calls.claimForDeletion(user.id, callId, testApp.services.clock()).finally(() => { claimSettled = true; });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(claimSettled).toBe(false);
+      // Whichever comes first: the claim ended, or PostgreSQL shows a session waiting for a row lock (the claim's: the placement holds its lock, idle).
+      const claimState = await waitFor('the claim to wait for a row lock, or to settle', async () => {
+        if (claimSettled) return 'settled';
+        const waiting = await testApp.services.database.sql.get<{ sessions: number }>(sql`SELECT count(*)::int AS sessions FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return (waiting?.sessions ?? 0) > 0 ? 'waiting for a lock' : undefined;
+      });
+      expect(claimState).toBe('waiting for a lock');
       releasePlacement();
       await placement;
 
