@@ -204,7 +204,10 @@ export class ProcessingEngine {
   }
 
   private async fill(): Promise<void> {
-    if (!(await this.modelsInPlace())) return;
+    if (!(await this.modelsInPlace())) {
+      this.dependencies.services.metrics.queueLooksWaitingForModels.inc();
+      return;
+    }
     while (this.active.size < this.concurrency && !this.stopping) {
       const claimed = await this.queue.claimNext(this.lease, this.dependencies.services.clock());
       if (!claimed) break;

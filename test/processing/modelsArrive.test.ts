@@ -57,6 +57,14 @@ async function readiness(server: ServerProcess): Promise<Readiness> {
   return (await fetch(`${server.baseUrl}/actuator/health/readiness`)).json() as Promise<Readiness>;
 }
 
+/** The service's count of looks at the queue that claimed nothing because a model is missing (its metric). */
+async function looksWaitingForModels(server: ServerProcess): Promise<number> {
+  const metrics = await (await fetch(`${server.baseUrl}/actuator/prometheus`)).text();
+  const sample = /^callscope_queue_looks_waiting_for_models_total (\d+)$/m.exec(metrics);
+  if (!sample) throw new Error('no callscope_queue_looks_waiting_for_models_total in /actuator/prometheus');
+  return Number(sample[1]);
+}
+
 async function statusOf(server: ServerProcess, callId: string): Promise<string> {
   const response = await asUser(server, 'alice', `/api/calls/status?ids=${callId}`);
   return ((await response.json()) as { items: { status: string }[] }).items[0]!.status;
@@ -89,7 +97,11 @@ describe('a call uploaded before the models are installed (real service)', () =>
     expect(waiting.checks.workerPool.detail.queuedCalls).toBe(1);
     expect(waiting.checks.workerPool.detail.waitingForModels![0]!.howToInstall).toMatch(/callscope models fetch --slot whisper.*callscope models import DIR.*whisper\.bin/);
     expect(waiting.checks.models.detail.problems).toEqual([expect.stringMatching(/^WHISPER_MODEL \(whisper\.bin\): not installed, calls wait for it/)]);
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // a few of the engine's looks at the queue
+    // Three more looks at the queue that took nothing for want of a model (one at least was the
+    // timer's: only the start's and the upload's wakes may still have been owed one each), unless
+    // the call left the queue first.
+    const looked = await looksWaitingForModels(server);
+    await waitFor('a timed look at the queue to end', async () => (await looksWaitingForModels(server)) >= looked + 3 || (await statusOf(server, callId)) !== 'QUEUED');
     expect(await statusOf(server, callId)).toBe('QUEUED');
     expect((await stageOutcomes(dataDir, callId))).toEqual([]);
 

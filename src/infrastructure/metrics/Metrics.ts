@@ -54,6 +54,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Rises about once a second while calls wait for a model: each look at the queue (the engine's timer, an upload) that claimed nothing for that reason. */
+  readonly queueLooksWaitingForModels = new Counter({
+    name: 'callscope_queue_looks_waiting_for_models_total',
+    help: 'Looks at the queue that took no call because a model calls need is not installed',
+    registers: [this.registry],
+  });
+
   /** One per call compared with its user's voice profile; no scores or vectors, only the outcome. */
   readonly voiceMatches = new Counter({
     name: 'callscope_voice_matches_total',
