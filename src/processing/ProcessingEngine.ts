@@ -204,13 +204,16 @@ export class ProcessingEngine {
   }
 
   private async fill(): Promise<void> {
+    const { metrics } = this.dependencies.services;
     if (!(await this.modelsInPlace())) {
-      this.dependencies.services.metrics.queueLooksWaitingForModels.inc();
+      metrics.queueLooks.inc({ outcome: 'waiting_for_models' });
       return;
     }
+    let claimedAny = false;
     while (this.active.size < this.concurrency && !this.stopping) {
       const claimed = await this.queue.claimNext(this.lease, this.dependencies.services.clock());
       if (!claimed) break;
+      claimedAny = true;
       const run = new CallRun(claimed.call.id, claimed.lease, { ...this.dependencies, ...this.dependencies.services, queue: this.queue, events: this.events });
       const entry: ActiveRun = { run, finishing: false, done: Promise.resolve() };
       entry.done = this.process(run, claimed.call, () => { entry.finishing = true; }).finally(() => {
@@ -220,6 +223,7 @@ export class ProcessingEngine {
       });
       this.active.set(run.callId, entry);
     }
+    metrics.queueLooks.inc({ outcome: claimedAny ? 'claimed' : 'nothing_claimed' });
   }
 
   /**

@@ -160,6 +160,19 @@ export function waitForHold(server: ServerProcess, point: string, timeoutMs = 60
 }
 
 /** A request as the local user `user` (LOCAL_AUTH). */
+/**
+ * How often the service's engine has looked at the queue for calls to take (the metric
+ * callscope_queue_looks_total on /actuator/prometheus): the looks with `outcome`, or all of them.
+ */
+export async function queueLooks(server: ServerProcess, outcome?: 'claimed' | 'nothing_claimed' | 'waiting_for_models'): Promise<number> {
+  const metrics = await (await fetch(`${server.baseUrl}/actuator/prometheus`)).text();
+  let looks = 0;
+  for (const [, label, count] of metrics.matchAll(/^callscope_queue_looks_total\{outcome="([^"]+)"\} (\d+)$/gm)) {
+    if (outcome === undefined || label === outcome) looks += Number(count);
+  }
+  return looks;
+}
+
 export function asUser(server: ServerProcess, user: string, path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${server.baseUrl}${path}`, { ...init, headers: { 'x-local-user-id': user, ...(init.headers as Record<string, string> | undefined) } });
 }

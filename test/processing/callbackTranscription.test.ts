@@ -13,7 +13,7 @@ import { sampleCallScript } from '../faults/scriptedWhisper.js';
 import { waitFor } from '../helpers/processingHarness.js';
 import type { TestApp } from '../helpers/startTestApp.js';
 import { uploadForm } from '../helpers/uploads.js';
-import { asUser, killServer, newDataDir, query, siteEnvironment, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
+import { asUser, killServer, newDataDir, query, queueLooks, siteEnvironment, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
 import {
   callbackPath, nowSeconds, openAiVerboseJson, sendCallback as sendCallbackTo, startCallbackProvider, whisperCppVerboseJson,
   type CallbackAnswer, type CallbackOptions, type CallbackProvider, type Submission,
@@ -405,8 +405,11 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     expect(await sendCallback(service, body, { secret, id: 'msg_second' }), 'a second transcript').toEqual(notWaiting);
     expect(await sendCallback(service, { job_id: jobId, error: { message: 'late failure' } }, { secret, id: 'msg_third' }), 'a late error').toEqual(notWaiting);
 
-    // Nothing changed: still COMPLETED, no run, one receipt.
-    await new Promise((settle) => setTimeout(settle, 1500));
+    // Nothing changed: still COMPLETED, no run, one receipt, after three more of the engine's looks
+    // at the queue (one at least began after the refusals: looks never overlap, and one may still have been owed).
+    const looked = await queueLooks(service.server);
+    await waitFor('the engine to look at the queue again', async () => (await queueLooks(service.server)) >= looked + 3);
+    expect(await statusOf(service, callId)).toBe('COMPLETED');
     const outcome = await waitForOutcome(service.server, 'alice', callId);
     expect(outcome).toMatchObject({ status: 'COMPLETED', errorReason: null });
     expect((await stageOutcomes(dataDir, callId))).toEqual(eventsAfterCompletion);
@@ -474,8 +477,8 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     const restart = async (stop: (server: ServerProcess) => Promise<void>) => {
       await stop(service.server);
       service = await startCallbackService(dataDir, { TRANSCRIPTION_WEBHOOK_SECRET: secret }, service.port);
-      // A few of the engine's looks at the queue (and its start-up recovery).
-      await new Promise((settle) => setTimeout(settle, 3000));
+      // Three of the new engine's looks at the queue (after its start-up recovery), unless the call moved first.
+      await waitFor('the engine to look at the queue three times', async () => (await queueLooks(service.server)) >= 3 || (await statusOf(service, callId)) !== 'TRANSCRIBING');
       expect(await statusOf(service, callId)).toBe('TRANSCRIBING');
       expect(submissionsOf(service)).toHaveLength(1);
       expect(await jobState(service, jobId)).toBe('waiting');

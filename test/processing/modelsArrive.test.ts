@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sampleCallScript, writeScriptedWhisperCli } from '../faults/scriptedWhisper.js';
 import { uploadSample, waitForOutcome } from '../faults/faultSetup.js';
 import { waitFor } from '../helpers/processingHarness.js';
-import { asUser, newDataDir, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
+import { asUser, newDataDir, queueLooks, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
 import { closedLoopbackUrl, startModelMirror, type ModelMirror } from '../infrastructure/models/modelMirror.js';
 
 // The first run of a new site, end to end through the real service: no models installed, a call
@@ -57,14 +57,6 @@ async function readiness(server: ServerProcess): Promise<Readiness> {
   return (await fetch(`${server.baseUrl}/actuator/health/readiness`)).json() as Promise<Readiness>;
 }
 
-/** The service's count of looks at the queue that claimed nothing because a model is missing (its metric). */
-async function looksWaitingForModels(server: ServerProcess): Promise<number> {
-  const metrics = await (await fetch(`${server.baseUrl}/actuator/prometheus`)).text();
-  const sample = /^callscope_queue_looks_waiting_for_models_total (\d+)$/m.exec(metrics);
-  if (!sample) throw new Error('no callscope_queue_looks_waiting_for_models_total in /actuator/prometheus');
-  return Number(sample[1]);
-}
-
 async function statusOf(server: ServerProcess, callId: string): Promise<string> {
   const response = await asUser(server, 'alice', `/api/calls/status?ids=${callId}`);
   return ((await response.json()) as { items: { status: string }[] }).items[0]!.status;
@@ -100,8 +92,8 @@ describe('a call uploaded before the models are installed (real service)', () =>
     // Three more looks at the queue that took nothing for want of a model (one at least was the
     // timer's: only the start's and the upload's wakes may still have been owed one each), unless
     // the call left the queue first.
-    const looked = await looksWaitingForModels(server);
-    await waitFor('a timed look at the queue to end', async () => (await looksWaitingForModels(server)) >= looked + 3 || (await statusOf(server, callId)) !== 'QUEUED');
+    const looked = await queueLooks(server, 'waiting_for_models');
+    await waitFor('a timed look at the queue to end', async () => (await queueLooks(server, 'waiting_for_models')) >= looked + 3 || (await statusOf(server, callId)) !== 'QUEUED');
     expect(await statusOf(server, callId)).toBe('QUEUED');
     expect((await stageOutcomes(dataDir, callId))).toEqual([]);
 

@@ -54,10 +54,15 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** Rises about once a second while calls wait for a model: each look at the queue (the engine's timer, an upload) that claimed nothing for that reason. */
-  readonly queueLooksWaitingForModels = new Counter({
-    name: 'callscope_queue_looks_waiting_for_models_total',
-    help: 'Looks at the queue that took no call because a model calls need is not installed',
+  /**
+   * Each look of the engine at the queue (its timer, about once a second; an upload; a run that
+   * ended): `claimed` took calls, `nothing_claimed` found none queued or no free slot,
+   * `waiting_for_models` took none because a model calls need is not installed.
+   */
+  readonly queueLooks = new Counter({
+    name: 'callscope_queue_looks_total',
+    help: 'Looks at the queue for calls to take by outcome (claimed, nothing_claimed, waiting_for_models)',
+    labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
 
