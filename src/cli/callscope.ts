@@ -1,20 +1,10 @@
 import { ConfigError } from '../config/loadConfig.js';
-import { UsageError, type CliCommand } from './CliCommand.js';
-import { analyzeTranscriptCommand } from './commands/analyzeTranscriptCommand.js';
-import { auditCommand } from './commands/auditCommand.js';
-import { diarizeCommand } from './commands/diarizeCommand.js';
-import { migrateCommand } from './commands/migrateCommand.js';
-import { modelsCommand } from './commands/modelsCommand.js';
-import { serveCommand, workerCommand } from './commands/nodeCommands.js';
-import { processCommand } from './commands/processCommand.js';
-import { reprocessCommand } from './commands/reprocessCommand.js';
-import { searchIndexCommand } from './commands/searchIndexCommand.js';
-import { transcribeCommand } from './commands/transcribeCommand.js';
+import { UsageError } from './CliCommand.js';
+import { commandLoaders } from './commandLoaders.js';
 
-/** Every command, in the order help lists them. Later components add theirs here. */
-const commands: CliCommand[] = [serveCommand, workerCommand, migrateCommand, reprocessCommand, auditCommand, searchIndexCommand, diarizeCommand, transcribeCommand, processCommand, analyzeTranscriptCommand, modelsCommand];
-
-function help(): string {
+/** The whole command list: loads every command (help is the one place that needs them all). */
+async function help(): Promise<string> {
+  const commands = await Promise.all(Object.values(commandLoaders).map((load) => load()));
   const width = Math.max(...commands.map((command) => command.usage.length));
   return [
     'Callscope: on-premises call analysis.',
@@ -31,14 +21,15 @@ function help(): string {
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(help());
+    console.log(await help());
     return 0;
   }
-  const command = commands.find((candidate) => candidate.name === name);
-  if (!command) {
-    console.error(`Unknown command "${name}".\n\n${help()}`);
+  const load = Object.hasOwn(commandLoaders, name) ? commandLoaders[name] : undefined;
+  if (!load) {
+    console.error(`Unknown command "${name}".\n\n${await help()}`);
     return 64;
   }
+  const command = await load();
   if (args.includes('--help') || args.includes('-h')) {
     console.log(`Usage: callscope ${command.usage}\n\n${command.summary}`);
     return 0;

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js';
 import { assertModelUsable } from '../../infrastructure/models/assertModelUsable.js';
 import { whileLoadingModels } from '../../infrastructure/models/modelLoadFailures.js';
-import { modelDisplayName } from '../../infrastructure/models/resolveModelPath.js';
+import { modelDisplayName, resolveModelPath } from '../../infrastructure/models/resolveModelPath.js';
 import type { CleanedAudio } from '../cleanup/cleanAudio.js';
 import type { Diarization } from '../speechTypes.js';
 import type { StageContext } from '../StageContext.js';
