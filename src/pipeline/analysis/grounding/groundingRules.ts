@@ -73,6 +73,8 @@ export function groundingRulesOf(schema: TSchema): GroundingRules {
     }
     switch (node.type) {
       case 'object':
+        // Keys the schema does not name (a record) would hold text no pattern here could find: refuse, like an unknown pattern.
+        if (node.patternProperties !== undefined || typeof node.additionalProperties === 'object') throw new Error(`grounding: no rule for the open object at ${pointer || '/'}`);
         for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, SchemaNode>)) walk(child, `${pointer}/${name}`, name);
         return;
       case 'array':

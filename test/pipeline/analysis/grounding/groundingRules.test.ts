@@ -77,4 +77,9 @@ describe('grounding checks every free text the schema has', () => {
     const withOrderNumber: TSchema = Type.Object({ orderNumber: Type.String({ pattern: '^ORD-\\d+$' }) });
     expect(() => groundingRulesOf(withOrderNumber)).toThrow('no rule for the pattern ^ORD-\\d+$ of /orderNumber');
   });
+
+  test('a field whose keys are not named in the schema (a record) is refused when the schema is read, not left unchecked', () => {
+    const withNotes: TSchema = Type.Object({ notesByTopic: Type.Record(Type.String(), Type.String()) });
+    expect(() => groundingRulesOf(withNotes)).toThrow('no rule for the open object at /notesByTopic');
+  });
 });
