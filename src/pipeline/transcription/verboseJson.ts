@@ -21,6 +21,9 @@ const Word = Type.Object({
  * - whisper.cpp's `whisper-server` `/inference`: the words inside each segment, one per token
  *   as whisper made them (`" And"`, `"so"`), each with `start`, `end` and `probability`.
  *
+ * A server may also give segments with their text and times but no words at all: the
+ * faster-whisper-server package (0.0.3) ignores `timestamp_granularities[]`.
+ *
  * `language` is the language's English name in both (`"english"`), or already a code.
  */
 export const VerboseJsonSchema = Type.Object({
@@ -68,6 +71,8 @@ export function checkedVerboseJson(parsed: unknown): VerboseJson {
  * makes words of every provider's output, with the same joining of sub-word pieces and
  * punctuation, the same confidence and the same timing rules:
  * - whisper.cpp's per-segment words are its tokens, taken as they are;
+ * - a segment with text but no words gets its words from the text, timed by
+ *   {@link wordsSpreadOverSegment} (approximate: see there);
  * - OpenAI's top-level words are whole words: each becomes one token that starts a word,
  *   placed in the segment whose time holds its start (one segment for all when none is given);
  * - a word without `probability` counts as certain (1): OpenAI's API gives none.
@@ -91,7 +96,9 @@ export function whisperJsonFromVerbose(verbose: VerboseJson): WhisperJson {
       transcription: segments.map((segment) => ({
         offsets: { from: ms(segment.start), to: ms(segment.end) },
         ...(segment.text !== undefined ? { text: segment.text } : {}),
-        tokens: (segment.words ?? []).map((word) => tokenOf(word, false)),
+        tokens: segment.words !== undefined && segment.words.length > 0
+          ? segment.words.map((word) => tokenOf(word, false))
+          : wordsSpreadOverSegment(segment).map((word) => tokenOf(word, true)),
       })),
     };
   }
@@ -116,6 +123,27 @@ export function whisperJsonFromVerbose(verbose: VerboseJson): WhisperJson {
     }
   }
   return { ...result, transcription };
+}
+
+/**
+ * The words of a segment that came without any (`text` split at spaces), its time shared among
+ * them in proportion to their characters (spaces not counted): a word of 8 characters lasts
+ * twice one of 4. Speech is not that even, so each word's time is only near where it was said,
+ * and the alignment of these words to speakers is approximate near a change of speaker; a server
+ * that gives word times is aligned exactly. A segment without both times gives words without
+ * times (placed where the word before them ended).
+ */
+function wordsSpreadOverSegment(segment: NonNullable<VerboseJson['segments']>[number]): VerboseWord[] {
+  const texts = (segment.text ?? '').split(/\s+/).filter(Boolean);
+  const { start, end } = segment;
+  if (start === undefined || end === undefined) return texts.map((word) => ({ word }));
+  const secondsPerCharacter = (end - start) / texts.reduce((sum, word) => sum + word.length, 0);
+  let characters = 0;
+  return texts.map((word) => {
+    const from = start + characters * secondsPerCharacter;
+    characters += word.length;
+    return { word, start: from, end: start + characters * secondsPerCharacter };
+  });
 }
 
 /** whisper's language names (as `whisper_lang_str_full` and OpenAI's API write them) → codes. */

@@ -170,6 +170,60 @@ describe('whisperJsonFromVerbose: OpenAI shape (whole words at the top level)', 
   });
 });
 
+/** What faster-whisper-server 0.0.3 answers (run for real on tiny.en and jfk.wav): segment times and text, no words at all. */
+function segmentOnlyAnswer(): VerboseJson {
+  return {
+    language: 'en',
+    duration: 11,
+    text: ' And so, my fellow Americans ask not what your country can do for you ask what you can do for your country.',
+    segments: [
+      { start: 0, end: 8, text: ' And so, my fellow Americans ask not what your country can do for you' },
+      // 30 characters without the spaces over 3 s: 0.1 s a character.
+      { start: 8, end: 11, text: ' ask what you can do for your country.' },
+    ],
+  };
+}
+
+describe('whisperJsonFromVerbose: segment times only (no words, as faster-whisper-server gives)', () => {
+  it('makes words of each segment\'s text rather than an empty transcript', () => {
+    expect(wordsOf(segmentOnlyAnswer(), 11).map((word) => word.text)).toEqual([
+      'And', 'so,', 'my', 'fellow', 'Americans', 'ask', 'not', 'what', 'your', 'country', 'can', 'do', 'for', 'you',
+      'ask', 'what', 'you', 'can', 'do', 'for', 'your', 'country.',
+    ]);
+  });
+
+  it('spreads the segment\'s time over its words in proportion to their characters, certain (probability 1)', () => {
+    const words = wordsOf(segmentOnlyAnswer(), 11).slice(14);
+    expect(words.map((word) => [word.text, word.startSeconds, word.endSeconds])).toEqual([
+      ['ask', 8, 8.3], ['what', 8.3, 8.7], ['you', 8.7, 9], ['can', 9, 9.3], ['do', 9.3, 9.5], ['for', 9.5, 9.8],
+      ['your', 9.8, 10.2], ['country.', 10.2, 11],
+    ]);
+    expect(words.every((word) => word.probability === 1)).toBe(true);
+  });
+
+  it('keeps every word inside its segment, in order', () => {
+    const answer = segmentOnlyAnswer();
+    const json = whisperJsonFromVerbose(answer);
+    json.transcription.forEach((segment, index) => {
+      expect(segment.offsets).toEqual({ from: answer.segments![index]!.start! * 1000, to: answer.segments![index]!.end! * 1000 });
+      expect(segment.tokens!.at(0)!.offsets!.from).toBe(segment.offsets.from);
+      expect(segment.tokens!.at(-1)!.offsets!.to).toBe(segment.offsets.to);
+    });
+    const words = wordsOf(answer, 11);
+    words.forEach((word, index) => {
+      expect(word.endSeconds).toBeGreaterThan(word.startSeconds);
+      if (index > 0) expect(word.startSeconds).toBe(words[index - 1]!.endSeconds);
+    });
+  });
+
+  it('spreads a segment whose words are an empty list too, and leaves a segment without text empty', () => {
+    const answer = segmentOnlyAnswer();
+    const withEmptyWords = { ...answer, segments: answer.segments!.map((segment) => ({ ...segment, words: [] })) };
+    expect(wordsOf(withEmptyWords, 11)).toEqual(wordsOf(answer, 11));
+    expect(wordsOf({ segments: [{ start: 0, end: 2, text: '  ' }, { start: 2, end: 3 }] }, 11)).toEqual([]);
+  });
+});
+
 describe('language', () => {
   it.each([
     ['english', 'en'], ['English', 'en'], ['haitian creole', 'ht'], ['en', 'en'], ['cantonese', 'yue'], ['haw', 'haw'],
