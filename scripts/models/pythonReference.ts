@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileStats } from '../../src/infrastructure/models/ModelDigestCache.js';
 import { packageRoot } from '../../src/infrastructure/packageRoot.js';
+import { evalModelsDir } from './evalModels.js';
 import { PackageFetchError } from './fetchWheel.js';
 import { runCommand } from './runCommand.js';
 
@@ -12,24 +13,34 @@ export const referenceRequirementsPath = fileURLToPath(new URL('./referenceRequi
 const quotedPipLines = 8;
 
 /**
- * The Python virtual environment `EVAL_MODELS_DIR/venv` with the pinned reference
- * implementations (faster-whisper, whisper-normalizer, jiwer), made with the system `python3`
- * and pip unless one made from the same requirements is there. Returns its interpreter's path
- * relative to `directory`.
+ * `directory/venv`: its interpreter, the file that records the requirements it was made from,
+ * and whether those are today's (scripts/models/referenceRequirements.txt).
  */
-export async function ensurePythonReference(directory: string, log: (line: string) => void): Promise<{ python: string; requirements: string }> {
+async function pythonReferenceIn(directory: string) {
   const venv = join(directory, 'venv');
   const python = join(venv, 'bin', 'python');
   const stamp = join(venv, 'callscope-requirements.txt');
   const requirements = await readFile(referenceRequirementsPath, 'utf8');
+  const current = Boolean(await fileStats(python)) && (await readFile(stamp, 'utf8').catch(() => undefined)) === requirements;
+  return { venv, python, stamp, requirements, current };
+}
+
+/**
+ * The Python virtual environment `EVAL_MODELS_DIR/venv` with the pinned reference
+ * implementations (faster-whisper, whisper-normalizer, jiwer) and faster-whisper-server, made
+ * with the system `python3` and pip unless one made from the same requirements is there.
+ * Returns its interpreter's path relative to `directory`.
+ */
+export async function ensurePythonReference(directory: string, log: (line: string) => void): Promise<{ python: string; requirements: string }> {
+  const { venv, python, stamp, requirements, current } = await pythonReferenceIn(directory);
   const result = { python: relative(directory, python), requirements: relative(packageRoot, referenceRequirementsPath) };
-  if ((await fileStats(python)) && (await readFile(stamp, 'utf8').catch(() => undefined)) === requirements) {
+  if (current) {
     log('python reference: venv up to date (cached)');
     return result;
   }
   await rm(venv, { recursive: true, force: true });
   await mkdir(directory, { recursive: true });
-  log('python reference: making venv/ with faster-whisper, whisper-normalizer and jiwer (pip)…');
+  log('python reference: making venv/ with faster-whisper, whisper-normalizer, jiwer and faster-whisper-server (pip)…');
   const steps: [string, string[]][] = [
     ['python3', ['-m', 'venv', venv]],
     [python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--progress-bar', 'off', '-r', referenceRequirementsPath]],
@@ -43,4 +54,17 @@ export async function ensurePythonReference(directory: string, log: (line: strin
   await writeFile(stamp, requirements);
   log('python reference: venv ready');
   return result;
+}
+
+/**
+ * The absolute path of the venv's interpreter, for tests and scripts that run it. Fails (never
+ * skips) with the command that makes it when the venv is missing or was made from other
+ * requirements (then it lacks what they pin).
+ */
+export async function requirePythonReference(directory = evalModelsDir()): Promise<string> {
+  const { python, current } = await pythonReferenceIn(directory);
+  if (!current) {
+    throw new Error(`The Python reference environment in ${directory} is missing or older than ${relative(packageRoot, referenceRequirementsPath)}: run \`npm run models:eval -- --only python-reference\` (or \`npm run models:eval\`).`);
+  }
+  return python;
 }
