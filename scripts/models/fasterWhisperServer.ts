@@ -7,7 +7,8 @@ import { freeLoopbackPort } from '../../src/infrastructure/processes/freeLoopbac
 import { requirePythonReference } from './pythonReference.js';
 
 /**
- * faster-whisper-server (PyPI, 0.0.3): a small FastAPI app serving faster-whisper behind OpenAI's
+ * faster-whisper-server (PyPI, 0.0.3, andyjjrt's; not speaches, once also called
+ * faster-whisper-server): a small FastAPI app serving faster-whisper behind OpenAI's
  * `POST /v1/audio/transcriptions`, i.e. a real site transcription server for
  * `TRANSCRIPTION_PROVIDER=openai`, run from the Python reference environment (EVAL_MODELS_DIR/venv,
  * made by `npm run models:eval`) for tests and evaluation scripts. Never part of the service.

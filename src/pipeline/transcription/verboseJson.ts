@@ -21,8 +21,9 @@ const Word = Type.Object({
  * - whisper.cpp's `whisper-server` `/inference`: the words inside each segment, one per token
  *   as whisper made them (`" And"`, `"so"`), each with `start`, `end` and `probability`.
  *
- * A server may also give segments with their text and times but no words at all: the
- * faster-whisper-server package (0.0.3) ignores `timestamp_granularities[]`.
+ * A server may also give segments with their text and times but no words at all: the PyPI
+ * package faster-whisper-server 0.0.3 (andyjjrt's, not speaches) ignores
+ * `timestamp_granularities[]`.
  *
  * `language` is the language's English name in both (`"english"`), or already a code.
  */

@@ -31,3 +31,9 @@ export function requireWhisperCli(): void {
     throw new Error(`whisper-cli is not built (${defaultWhisperCliPath}): run \`npm run build:native\` (needs cmake and g++), or \`npm ci\`.`);
   }
 }
+
+/** The words of jfk.wav ("And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."), as {@link plainWords} writes them. */
+export const jfkWords = 'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
+
+/** A transcription's words, lower case, without punctuation, joined by spaces. */
+export const plainWords = (words: readonly { text: string }[]) => words.map((word) => word.text.toLowerCase().replace(/[^a-z']/g, '')).filter(Boolean).join(' ');

@@ -170,7 +170,7 @@ describe('whisperJsonFromVerbose: OpenAI shape (whole words at the top level)', 
   });
 });
 
-/** What faster-whisper-server 0.0.3 answers (run for real on tiny.en and jfk.wav): segment times and text, no words at all. */
+/** What the PyPI package faster-whisper-server 0.0.3 answers (run for real on tiny.en and jfk.wav): segment times and text, no words at all. */
 function segmentOnlyAnswer(): VerboseJson {
   return {
     language: 'en',
