@@ -6,7 +6,9 @@
  * fixed cost of transcription with whisper-cli against the persistent whisper-server (see
  * {@link benchTranscriptionFixedCost}).
  * Memory is the resident set of this Node process (worker threads included) plus its child
- * processes (ffmpeg, whisper.cpp), sampled every 50 ms. Needs Debian's espeak-ng and sox.
+ * processes (ffmpeg, whisper.cpp), sampled every 100 ms; CPU is user + system time of both (see
+ * scripts/bench/measureServiceRun.ts, which `npm run bench:speech` runs too). Needs Debian's
+ * espeak-ng and sox.
  *
  * Options (env): BENCH_AUDIO_SECONDS (default 300), BENCH_FIXED_COST_RUNS (default 5), plus any
  * Callscope setting (models, threads).
@@ -15,16 +17,11 @@
  * and the output says which files ran.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import pino from 'pino';
-import { createServices } from '../src/createServices.js';
-import { acceptUpload } from '../src/domain/calls/acceptUpload.js';
 import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
-import { startProcessing } from '../src/processing/startProcessing.js';
 import { randomUUID } from 'node:crypto';
 import { LocalPipelineRun } from '../src/cli/LocalPipelineRun.js';
 import { analysisTimeZoneOf, loadConfig } from '../src/config/loadConfig.js';
@@ -34,8 +31,9 @@ import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import { runAnalysisStages } from '../src/processing/productionPipeline.js';
 import { transcribeAudio } from '../src/pipeline/transcription/transcribeAudio.js';
 import { transcriptionOptionsFromConfig, whisperServerFromConfig } from '../src/pipeline/transcription/transcriptionOptionsFromConfig.js';
-import { makeConversation, type ConversationTurn } from './audio/makeConversation.js';
-import { median, modelsWithSharedFallback, residentMegabytes } from './benchSupport.js';
+import type { ConversationTurn } from './audio/makeConversation.js';
+import { measureServiceRun } from './bench/measureServiceRun.js';
+import { median, modelsWithSharedFallback, synthesisePhoneCall } from './benchSupport.js';
 
 const run = promisify(execFile);
 const audioSeconds = Number(process.env.BENCH_AUDIO_SECONDS ?? 300);
@@ -45,52 +43,24 @@ const fixedCostRuns = Number(process.env.BENCH_FIXED_COST_RUNS ?? 5);
 const work = await mkdtemp(join(tmpdir(), 'callscope-bench-pipeline-'));
 try {
   console.log(`Synthesising a ${audioSeconds} s two-voice call (espeak-ng + sox)…`);
-  const conversation = await makeConversation({ outputPath: join(work, 'call.wav'), minimumSeconds: audioSeconds });
   const m4a = join(work, 'call.m4a');
-  // Trimmed to the requested length and encoded as a phone would store it.
-  await run(resolveFfmpegBinaries().ffmpegPath, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', conversation.path, '-t', String(audioSeconds), '-c:a', 'aac', '-b:a', '64k', m4a]);
-
+  const conversation = await synthesisePhoneCall(m4a, audioSeconds, join(work, 'call.wav'));
   const models = modelsWithSharedFallback();
-  const services = await createServices(loadConfig({ ...process.env, ...models, DATA_DIR: join(work, 'data'), LOCAL_AUTH: 'true', WORKER_CONCURRENCY: '1' }), { processMetrics: false });
-  const user = await services.users.findOrCreate({ externalUserId: 'local:bench', name: 'Diane' }, Date.now());
-  const upload = join(work, 'upload.part');
-  await copyFile(m4a, upload);
-  const accepted = await acceptUpload({ ...services, database: services.database.sql }, {
-    userId: user.id, tempPath: upload, sizeBytes: (await readFile(m4a)).length, format: 'm4a', fileName: 'call.m4a',
-    metadata: { contactName: 'Sheila', direction: 'OUTGOING', recordedAt: new Date().toISOString() },
-  });
-  if (accepted.kind !== 'accepted') throw new Error('upload not accepted');
-  const callId = accepted.response.callId;
+  const measure = await measureServiceRun({ recordingPath: m4a, audioSeconds, settings: models, work });
 
-  const peakMegabytesByStage = new Map<string, number>();
-  const started = performance.now();
-  const processing = await startProcessing(services, pino({ level: 'warn' }));
-  let status = 'QUEUED';
-  while (status !== 'COMPLETED' && status !== 'FAILED') {
-    const call = (await services.calls.findOwned(user.id, callId))!;
-    status = call.status;
-    const stage = call.stage ?? '(between stages)';
-    peakMegabytesByStage.set(stage, Math.max(peakMegabytesByStage.get(stage) ?? 0, await residentMegabytes()));
-    await sleep(50);
-  }
-  const wallSeconds = (performance.now() - started) / 1000;
-  const call = (await services.calls.findOwned(user.id, callId))!;
-  const events = await processing.engine.events.forCall(callId);
-  await processing.stop(0);
-
-  console.log(`\nbench:pipeline — ${audioSeconds} s of audio (${conversation.turns.length} turns), Node ${process.version}, ${(await readFile('/proc/cpuinfo', 'utf8')).match(/^processor/gm)?.length ?? '?'} cores`);
-  console.table(events.map((event) => ({
-    stage: event.stage,
-    outcome: event.outcome,
-    seconds: round((event.durationMs ?? 0) / 1000),
-    // Stages quicker than the 50 ms sampling have no meaningful speed or memory figure.
-    'x real time': (event.durationMs ?? 0) >= 50 ? round(audioSeconds / (event.durationMs! / 1000)) : null,
-    'peak MB': peakMegabytesByStage.has(event.stage) ? round(peakMegabytesByStage.get(event.stage)!) : null,
+  console.log(`\nbench:pipeline — ${audioSeconds} s of audio (${conversation.turns.length} turns), Node ${process.version}, ${measure.threads.cores} cores, load average ${measure.loadAverage.start} at the start`);
+  console.table(measure.stages.map((stage) => ({
+    stage: stage.stage,
+    outcome: stage.outcome,
+    seconds: round(stage.wallSeconds),
+    // Stages quicker than the 100 ms sampling have no meaningful speed or memory figure.
+    'x real time': stage.wallSeconds >= 0.1 ? round(audioSeconds / stage.wallSeconds) : null,
+    'CPU s': round(stage.cpuSeconds),
+    'peak MB': stage.wallSeconds >= 0.1 ? round(stage.peakMegabytes) : null,
   })));
   console.log(`models: ${Object.entries(models).map(([slot, path]) => `${slot}=${basename(path)}`).join(', ')}`);
-  console.log(`whole run: ${round(wallSeconds)} s wall clock, real-time factor ${round(wallSeconds / audioSeconds, 4)} (${round(audioSeconds / wallSeconds)}x real time), peak ${round(Math.max(...peakMegabytesByStage.values()))} MB`);
-  console.log(`call ended ${call.status}${call.errorReason ? `: ${call.errorReason}` : ''}`);
-  await services.close();
+  console.log(`whole run: ${round(measure.wallSeconds)} s wall clock, real-time factor ${round(measure.wallSeconds / audioSeconds, 4)} (${round(audioSeconds / measure.wallSeconds)}x real time), ${round(measure.cpuSeconds)} CPU s, peak ${round(measure.peakMegabytes)} MB`);
+  console.log(`call ended ${measure.status}${measure.errorReason ? `: ${measure.errorReason}` : ''}`);
   await benchAnalysisOnScript(conversation.turns);
   await benchTranscriptionFixedCost(conversation.path, models, work);
 } finally {

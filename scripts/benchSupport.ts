@@ -1,12 +1,17 @@
-/** What the bench scripts share: the models to run with, and how much memory the run takes. */
+/** What the bench scripts share: the models to run with, the call they process, and how much memory the run takes. */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { resolveFfmpegBinaries } from '../src/pipeline/cleanup/ffmpegBinaries.js';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { resolveModelPath } from '../src/infrastructure/health/readinessChecks.js';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
 import { childProcessIds, processStatus } from '../src/infrastructure/processes/processStatus.js';
+import { makeConversation, type Conversation } from './audio/makeConversation.js';
 
 /** The configured model files, or the shared development models where those are missing. */
 export function modelsWithSharedFallback(): Record<string, string> {
@@ -21,6 +26,22 @@ export function modelsWithSharedFallback(): Record<string, string> {
     const configured = resolveModelPath(config[slot as 'SEGMENTATION_MODEL' | 'WHISPER_MODEL' | 'VAD_MODEL']);
     return [slot, existsSync(configured) ? configured : join(sharedModels, file)];
   }));
+}
+
+/**
+ * A two-voice call of `seconds` (espeak-ng + sox, see makeConversation) as a phone stores it:
+ * trimmed to the length and encoded as AAC at 64 kbit/s in M4A, written to `m4aPath`. The WAV
+ * it was made from is kept at `wavPath` when given, else removed.
+ */
+export async function synthesisePhoneCall(m4aPath: string, seconds: number, wavPath?: string): Promise<Conversation> {
+  const work = await mkdtemp(join(tmpdir(), 'callscope-phone-call-'));
+  try {
+    const conversation = await makeConversation({ outputPath: wavPath ?? join(work, 'call.wav'), minimumSeconds: seconds });
+    await promisify(execFile)(resolveFfmpegBinaries().ffmpegPath, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', conversation.path, '-t', String(seconds), '-c:a', 'aac', '-b:a', '64k', m4aPath]);
+    return conversation;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 /** Resident memory of this process and all its descendants (ffmpeg, whisper.cpp), MB (Linux /proc). */

@@ -13,8 +13,13 @@ export interface ProcessStatus {
 /** The status of process `pid`; undefined once it is gone, or where there is no /proc. */
 export async function processStatus(pid: number): Promise<ProcessStatus | undefined> {
   const status = await readFile(`/proc/${pid}/status`, 'latin1').catch(() => undefined);
-  const name = status === undefined ? undefined : /^Name:\t(.*)$/m.exec(status)?.[1];
-  if (status === undefined || name === undefined) return undefined;
+  return status === undefined ? undefined : parseProcessStatus(status);
+}
+
+/** The fields of {@link ProcessStatus} from the text of a `/proc/<pid>/status` file; undefined when it names no program. */
+export function parseProcessStatus(status: string): ProcessStatus | undefined {
+  const name = /^Name:\t(.*)$/m.exec(status)?.[1];
+  if (name === undefined) return undefined;
   const kilobytes = (field: string) => {
     const value = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
     return value === undefined ? undefined : Number(value);
