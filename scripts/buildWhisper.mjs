@@ -9,8 +9,10 @@
  * Plain Node, no TypeScript: it runs before anything else is built.
  *
  * - Skips when `native/bin/whisper-cli` exists and its stamp (`whisper-cli.stamp.json`) matches
- *   the bundled sources' version and content hash and the cmake flags, and both binaries are
- *   there; rebuilds otherwise.
+ *   the bundled sources' version and content hash, the patches and the cmake flags, and both
+ *   binaries are there; rebuilds otherwise.
+ * - Builds a copy of the sources (`native/src/`) with {@link sourcePatches} applied, each a
+ *   change whose reason it states; the bundled package itself is never written to.
  *   `--force` rebuilds anyway.
  * - cmake configure (Release, static, tests off) and build of the two targets `whisper-cli` and
  *   `whisper-server` with all cores. Both live in whisper.cpp's examples tree, so examples stay
@@ -26,7 +28,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +36,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const packageDir = join(root, 'node_modules', 'nodejs-whisper');
 const sourceDir = join(packageDir, 'cpp', 'whisper.cpp');
+/** The patched copy of the sources that is built. */
+const patchedSourceDir = join(root, 'native', 'src');
 const buildDir = join(root, 'native', 'build');
 const binDir = join(root, 'native', 'bin');
 /** The targets built, each copied to `native/bin/<target>`. */
@@ -49,6 +53,27 @@ const verbose = process.argv.includes('--verbose');
 
 /** Folders of the bundled tree that are not build inputs: configure writes into `bindings/`, nodejs-whisper downloads into `models/`. */
 const notSources = new Set(['bindings', 'models', 'samples', 'tests', '.git', '.github', 'build']);
+/** Folders left out of the patched copy: not needed to build (configure reads `bindings/`, so it is copied). */
+const notCopied = new Set(['models', 'samples', 'tests', '.git', '.github', 'build']);
+
+/**
+ * Changes to the bundled whisper.cpp (1.9.1) before it is built: `find` must occur exactly once
+ * in `file`, or the build fails (a new version changed that code: look at it again).
+ */
+const sourcePatches = [
+  {
+    file: 'src/whisper.cpp',
+    // whisper_full seeds the random generators of decoders 1…n at every call, but decoder 0's
+    // only when the state is made. Its beam search draws its candidates from that generator even
+    // at temperature 0 (as does the temperature fallback), so the persistent whisper-server,
+    // whose state lives from one request to the next, continued the previous request's random
+    // stream: the same audio gave other words on every request, and other words than whisper-cli
+    // (a process per call, so always the first call). Seeded like the others (with its index, 0,
+    // as the state is made), every call decodes as the first did.
+    find: '    // TAGS: WHISPER_DECODER_INIT\n    for (int j = 1; j < n_decoders; j++) {\n',
+    replace: '    // TAGS: WHISPER_DECODER_INIT\n    state->decoders[0].rng = std::mt19937(0); // Callscope: reseeded per call (scripts/buildWhisper.mjs)\n    for (int j = 1; j < n_decoders; j++) {\n',
+  },
+];
 
 const baseFlags = [
   '-DCMAKE_BUILD_TYPE=Release',
@@ -114,6 +139,19 @@ function hashSources(folder) {
   return hash.digest('hex');
 }
 
+/** `native/src/`: the bundled sources afresh, with {@link sourcePatches} applied. */
+function copyPatchedSources() {
+  rmSync(patchedSourceDir, { recursive: true, force: true });
+  cpSync(sourceDir, patchedSourceDir, { recursive: true, filter: (path) => relative(sourceDir, path) === '' || !notCopied.has(relative(sourceDir, path)) });
+  for (const patch of sourcePatches) {
+    const path = join(patchedSourceDir, patch.file);
+    const text = readFileSync(path, 'utf8');
+    const found = text.split(patch.find).length - 1;
+    if (found !== 1) fail(`the patch of ${patch.file} in scripts/buildWhisper.mjs fits these sources ${found} times, not once: the bundled whisper.cpp changed; look at the patch again.`);
+    writeFileSync(path, text.replace(patch.find, patch.replace));
+  }
+}
+
 function whisperCppVersion() {
   const cmakeLists = readFileSync(join(sourceDir, 'CMakeLists.txt'), 'utf8');
   return /project\("whisper\.cpp"\s+VERSION\s+([\d.]+)\)/.exec(cmakeLists)?.[1] ?? 'unknown';
@@ -134,6 +172,7 @@ function wantedStamp() {
     whisperCpp: whisperCppVersion(),
     nodejsWhisper: readJson(join(packageDir, 'package.json'))?.version ?? 'unknown',
     sourcesSha256: hashSources(sourceDir),
+    patchesSha256: createHash('sha256').update(JSON.stringify(sourcePatches)).digest('hex'),
     cmakeFlags: [...baseFlags, ...extraFlags],
   };
 }
@@ -157,10 +196,11 @@ function main() {
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(logPath, `build:native ${new Date().toISOString()}\n`);
 
+  copyPatchedSources();
   const cores = availableParallelism();
   console.log(`build:native: building ${targets.join(' and ')} (whisper.cpp ${wanted.whisperCpp}) with ${cores} cores; about 2 minutes on 2 cores…`);
   const started = Date.now();
-  run('cmake', ['-S', sourceDir, '-B', buildDir, ...wanted.cmakeFlags]);
+  run('cmake', ['-S', patchedSourceDir, '-B', buildDir, ...wanted.cmakeFlags]);
   writeFileSync(buildStampPath, JSON.stringify(wanted, null, 2));
   run('cmake', ['--build', buildDir, '--config', 'Release', '--target', ...targets, '--parallel', String(cores)]);
 

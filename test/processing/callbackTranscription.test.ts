@@ -431,8 +431,12 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     expect(firstJob.path).toBe('/inference');
     expect(firstJob.authorization).toBeUndefined();
     expect(firstJob.fields).toEqual({
-      response_format: ['verbose_json'], language: ['auto'], temperature: ['0'], token_timestamps: ['true'],
-      prompt: ['Sheila.'], carry_initial_prompt: ['true'],
+      response_format: ['verbose_json'], language: ['auto'], token_timestamps: ['true'], max_len: ['100000'],
+      // whisper-cli's decoding settings, every one, so that the site's server decodes as whisper-cli does.
+      beam_size: ['5'], best_of: ['5'], temperature: ['0'], temperature_inc: ['0.2'],
+      suppress_nst: ['true'], entropy_thold: ['2.4'], logprob_thold: ['-1.0'], no_speech_thold: ['0.6'],
+      // The prompt's 7 bytes bound its tokens, plus whisper's [_PREV_].
+      prompt: ['Sheila.'], carry_initial_prompt: ['true'], max_context: ['8'],
       job_id: [firstJob.jobId], callback_url: [service.callbackUrl],
     });
 

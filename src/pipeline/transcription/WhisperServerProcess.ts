@@ -7,7 +7,6 @@ import { sameFileVersion, type FileVersion } from '../../infrastructure/models/M
 import { packageRoot } from '../../infrastructure/packageRoot.js';
 import { watchResidentMemory } from '../../infrastructure/processes/processStatus.js';
 import type { StageContext } from '../StageContext.js';
-import { antiHallucinationArguments } from './whisperCliArguments.js';
 import { freeLoopbackPort } from '../../infrastructure/processes/freeLoopbackPort.js';
 import { probeHttp } from '../../infrastructure/health/probeHttp.js';
 
@@ -162,8 +161,8 @@ export class WhisperServerProcess {
       '-m', this.settings.modelPath,
       '--host', '127.0.0.1', '--port', String(port),
       '-t', String(this.settings.threads),
-      // Progress lines on stderr, and the same decoding settings as whisper-cli's.
-      '-pp', ...antiHallucinationArguments,
+      // Progress lines on stderr. The decoding settings travel in each request (whisperServerFields).
+      '-pp',
       // verbose_json would otherwise add every language's probability, at the cost of a second
       // encoder pass per call (the detected language is in the answer either way).
       '--no-language-probabilities',

@@ -136,8 +136,8 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
 }
 
 /**
- * The same stage on the persistent whisper-server: the same decoding settings (given at its
- * start), its verbose_json tokens read by the same rules as whisper-cli's JSON, and the VAD
+ * The same stage on the persistent whisper-server: the same decoding settings (sent with each
+ * request), its verbose_json tokens read by the same rules as whisper-cli's JSON, and the VAD
  * mapping from the lines it logged during this request, so the words are the ones whisper-cli
  * gives. Failures are worded as whisper-cli's are.
  */

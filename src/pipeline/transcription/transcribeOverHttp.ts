@@ -4,6 +4,7 @@ import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
 import type { TranscriptionInput } from './transcribeAudio.js';
 import { VerboseJsonError, wordsFromVerboseJson } from './verboseJson.js';
+import { whisperPromptWithoutVocabulary } from './whisperPrompt.js';
 import { whisperServerFields } from './whisperServerFields.js';
 
 /** The site's own transcription server (`TRANSCRIPTION_PROVIDER=openai`). */
@@ -109,7 +110,8 @@ export function transcriptionRequestFields(options: Pick<HttpTranscriptionOption
   const modelName = modelNameOf(options);
   const model: [string, string][] = modelName ? [['model', modelName]] : [];
   if (transcriptionApiOf(options.url) === 'whisper.cpp') {
-    return [...model, ...whisperServerFields({ language, ...(prompt !== undefined ? { prompt: { text: prompt } } : {}) })];
+    // The site's model is not at hand to count the prompt's tokens: its bytes bound them.
+    return [...model, ...whisperServerFields({ language, prompt: prompt === undefined ? undefined : whisperPromptWithoutVocabulary(prompt) })];
   }
   return [
     ['response_format', 'verbose_json'],

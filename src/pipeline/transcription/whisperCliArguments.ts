@@ -37,7 +37,7 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
     '-of', input.outputBase,
     // Progress lines (`progress =  40%`) on stderr.
     '-pp',
-    ...(input.prompt ? withMaxContext(antiHallucinationArguments, input.prompt.maxContext) : antiHallucinationArguments),
+    ...whisperDecodingArguments(input.prompt?.maxContext ?? 0),
     ...(input.prompt ? ['--prompt', input.prompt.text, '--carry-initial-prompt'] : []),
   ];
   if (input.vadModelPath !== undefined) {
@@ -49,31 +49,76 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
   return args;
 }
 
-/** `args` with the value after `-mc` replaced (a prompt needs the text context `-mc 0` turns off). */
-function withMaxContext(args: readonly string[], maxContext: number): string[] {
-  return args.map((value, index) => (args[index - 1] === '-mc' ? String(maxContext) : value));
+/**
+ * One decoding setting of the service's whisper.cpp runs, as whisper-cli takes it (`flag`, then
+ * the value unless it is a switch) and as whisper-server takes it per request (form `field` of
+ * `/inference`, which overrides the server's start flags). Both programs get every setting, with
+ * the same value, so that they decode alike: their own defaults differ (whisper-server 1.9
+ * decodes greedily, best of 2).
+ */
+export interface WhisperDecodingSetting {
+  flag: string;
+  field: string;
+  /** `true` is a switch: the flag alone for whisper-cli, `"true"` for the server. */
+  value: string | true;
 }
+
+/**
+ * Beam search as whisper-cli 1.9 does it by default, stated so that a new version, or a
+ * server's other defaults, cannot change it under us.
+ */
+const searchSettings: readonly WhisperDecodingSetting[] = [
+  // Five hypotheses kept at temperature 0 (whisper-server's own default is greedy: -1).
+  { flag: '-bs', field: 'beam_size', value: '5' },
+  // Five samples at each fallback temperature, the likeliest kept (whisper-server's default: 2).
+  { flag: '-bo', field: 'best_of', value: '5' },
+  { flag: '-tp', field: 'temperature', value: '0' },
+  // A window that fails the thresholds below is decoded again at 0.2, 0.4 … 1.0.
+  { flag: '-tpi', field: 'temperature_inc', value: '0.2' },
+];
 
 /**
  * Settings against hallucination, above all the loops whisper falls into on silence and
  * noise (one phrase repeated for minutes). The thresholds are whisper.cpp's defaults, stated
  * so that a new version cannot change them under us.
  */
-export const antiHallucinationArguments: readonly string[] = [
+const antiHallucinationSettings: readonly WhisperDecodingSetting[] = [
   // Suppress non-speech tokens (♪, [BLANK_AUDIO]-style annotations, brackets): on silence the
   // model would rather emit those than nothing.
-  '--suppress-nst',
+  { flag: '--suppress-nst', field: 'suppress_nst', value: true },
   // No previous text as the prompt for the next 30 s window: a hallucinated or repeated phrase
   // fed back as context is what turns one mistake into a loop. A call's initial prompt raises
   // it to exactly the prompt's size (see WhisperPrompt).
-  '-mc', '0',
+  { flag: '-mc', field: 'max_context', value: '0' },
   // A window whose text (over 32 tokens) is repetitive, i.e. the entropy of its token counts is
   // below 2.4 (whisper.cpp's stand-in for OpenAI's compression-ratio test), is decoded again at
   // a higher temperature: fallback stays on (no `-nf`), which is what breaks a loop.
-  '-et', '2.4',
+  { flag: '-et', field: 'entropy_thold', value: '2.4' },
   // Likewise when the mean log-probability of its tokens is below -1 (the model was guessing).
-  '-lpt', '-1.0',
+  { flag: '-lpt', field: 'logprob_thold', value: '-1.0' },
   // A window whose no-speech probability is above 0.6 while its tokens are unlikely (see -lpt)
   // is taken for silence and yields no text.
-  '-nth', '0.6',
+  { flag: '-nth', field: 'no_speech_thold', value: '0.6' },
 ];
+
+/** Every decoding setting, with the text context (`-mc`, `max_context`) set to `maxContext` tokens. */
+function decodingSettings(maxContext: number): WhisperDecodingSetting[] {
+  return [...searchSettings, ...antiHallucinationSettings].map((setting) => (setting.flag === '-mc' ? { ...setting, value: String(maxContext) } : setting));
+}
+
+function argumentsOf(settings: readonly WhisperDecodingSetting[]): string[] {
+  return settings.flatMap(({ flag, value }) => (value === true ? [flag] : [flag, value]));
+}
+
+/** whisper-cli's decoding arguments; `maxContext` is 0 (no context) unless a prompt needs room. */
+export function whisperDecodingArguments(maxContext: number): string[] {
+  return argumentsOf(decodingSettings(maxContext));
+}
+
+/** The same settings as whisper-server's `/inference` form fields. */
+export function whisperDecodingFields(maxContext: number): [string, string][] {
+  return decodingSettings(maxContext).map(({ field, value }) => [field, value === true ? 'true' : value]);
+}
+
+/** The anti-hallucination settings alone as whisper-cli arguments (for evaluations that choose their own search). */
+export const antiHallucinationArguments: readonly string[] = argumentsOf(antiHallucinationSettings);

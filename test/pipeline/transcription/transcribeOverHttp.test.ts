@@ -72,6 +72,22 @@ async function textFieldsOf(request: Received): Promise<[string, string][]> {
   return fields.sort((a, b) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1]));
 }
 
+/**
+ * What every request to whisper.cpp's server carries besides the language, model and prompt:
+ * whisper-cli's decoding settings (whisper-server's own defaults are greedy, best of 2) and whole
+ * segments; `max_context` depends on the prompt.
+ */
+const whisperCppFields: [string, string][] = [
+  ['response_format', 'verbose_json'], ['token_timestamps', 'true'], ['max_len', '100000'],
+  ['beam_size', '5'], ['best_of', '5'], ['temperature', '0'], ['temperature_inc', '0.2'],
+  ['suppress_nst', 'true'], ['entropy_thold', '2.4'], ['logprob_thold', '-1.0'], ['no_speech_thold', '0.6'],
+];
+
+/** `fields` in {@link textFieldsOf}'s order. */
+function sortedFields(fields: [string, string][]): [string, string][] {
+  return [...fields].sort((a, b) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1]));
+}
+
 async function failureOf(promise: Promise<unknown>): Promise<StageFailure> {
   const error = await promise.then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(StageFailure);
@@ -255,12 +271,11 @@ describe('transcribeOverHttp to whisper.cpp\'s server (/inference)', () => {
 
     expect(received[0]!.url).toBe('/inference');
     expect(received[0]!.headers).not.toHaveProperty('authorization');
-    expect(await textFieldsOf(received[0]!)).toEqual([
+    expect(await textFieldsOf(received[0]!)).toEqual(sortedFields([
       ['language', 'auto'],
-      ['response_format', 'verbose_json'],
-      ['temperature', '0'],
-      ['token_timestamps', 'true'],
-    ]);
+      ...whisperCppFields,
+      ['max_context', '0'],
+    ]));
     const file = (await formOf(received[0]!)).get('file') as File;
     expect(file.name).toBe('call.wav');
     expect(Buffer.from(await file.arrayBuffer()).equals(wav)).toBe(true);
@@ -274,17 +289,17 @@ describe('transcribeOverHttp to whisper.cpp\'s server (/inference)', () => {
     expect(transcription.words[0]!.probability).toBeCloseTo((0.8 + 0.9 + 0.7) / 3, 3);
   });
 
-  it('sends the call\'s prompt as `prompt`, carried before every window, leaving the server\'s own context setting alone', async () => {
+  it('sends the call\'s prompt as `prompt`, carried before every window in a text context that holds it and no decoded text', async () => {
     const { url, received } = await startServer(answerJson(200, whisperCppAnswer));
     await transcribeOverHttp({ audioPath, durationSeconds, prompt: 'Zentrix, Jürgen Weiß.' }, options(url('/inference'), { language: 'de' }), createTestStageContext());
-    expect(await textFieldsOf(received[0]!)).toEqual([
+    expect(await textFieldsOf(received[0]!)).toEqual(sortedFields([
       ['carry_initial_prompt', 'true'],
       ['language', 'de'],
       ['prompt', 'Zentrix, Jürgen Weiß.'],
-      ['response_format', 'verbose_json'],
-      ['temperature', '0'],
-      ['token_timestamps', 'true'],
-    ]);
+      ...whisperCppFields,
+      // The site's model is not at hand to count tokens: the prompt's 23 bytes bound them, plus whisper's [_PREV_].
+      ['max_context', '24'],
+    ]));
   });
 
   it('sends the model and language when they are given', async () => {
@@ -292,13 +307,12 @@ describe('transcribeOverHttp to whisper.cpp\'s server (/inference)', () => {
     const transcription = await transcribeOverHttp({ audioPath, durationSeconds }, options(url('/inference'), { modelName: 'ggml-large-v3', language: 'de', apiKey }), createTestStageContext());
     expect(transcription.model).toBe('ggml-large-v3');
     expect(received[0]!.headers.authorization).toBe(`Bearer ${apiKey}`);
-    expect(await textFieldsOf(received[0]!)).toEqual([
+    expect(await textFieldsOf(received[0]!)).toEqual(sortedFields([
       ['language', 'de'],
       ['model', 'ggml-large-v3'],
-      ['response_format', 'verbose_json'],
-      ['temperature', '0'],
-      ['token_timestamps', 'true'],
-    ]);
+      ...whisperCppFields,
+      ['max_context', '0'],
+    ]));
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { antiHallucinationArguments, whisperCliArguments } from '../../../src/pipeline/transcription/whisperCliArguments.js';
+import { whisperServerFields } from '../../../src/pipeline/transcription/whisperServerFields.js';
 
 const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto' };
 
@@ -53,3 +54,32 @@ describe('whisperCliArguments', () => {
     expect(whisperCliArguments(base)).not.toContain('-dtw');
   });
 });
+
+describe('whisper-cli and whisper-server decode alike', () => {
+  /** whisper-cli's flag → the `/inference` form field whisper-server 1.9 reads for the same setting (examples/server/server.cpp). */
+  const fieldOfFlag = {
+    '-bs': 'beam_size', '-bo': 'best_of', '-tp': 'temperature', '-tpi': 'temperature_inc',
+    '-et': 'entropy_thold', '-lpt': 'logprob_thold', '-nth': 'no_speech_thold', '-mc': 'max_context',
+  } as const;
+
+  it('whisper-cli is told beam 5, best of 5 and the fallback temperatures, not left to its defaults', () => {
+    const args = whisperCliArguments(base);
+    expect(Object.fromEntries(['-bs', '-bo', '-tp', '-tpi'].map((flag) => [flag, valueOf(args, flag)]))).toEqual({ '-bs': '5', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
+  });
+
+  it('each request to whisper-server carries every decoding setting whisper-cli is given, with the same value (its own defaults are greedy, best of 2)', () => {
+    for (const prompt of [undefined, { text: 'Zentrix, Maria Lopez.', maxContext: 9 }]) {
+      const args = whisperCliArguments({ ...base, prompt });
+      const fields = new Map(whisperServerFields({ language: 'auto', prompt }));
+      for (const [flag, field] of Object.entries(fieldOfFlag)) expect(fields.get(field), field).toBe(valueOf(args, flag));
+      expect(fields.get('suppress_nst')).toBe(args.includes('--suppress-nst') ? 'true' : undefined);
+      expect(fields.get('token_timestamps')).toBe('true');
+    }
+  });
+
+  it('whisper-server keeps segments whole, as whisper-cli does (its default 0 means 60 characters, split between any two tokens)', () => {
+    expect(Number(new Map(whisperServerFields({ language: 'en' })).get('max_len'))).toBeGreaterThanOrEqual(10_000);
+    expect(whisperCliArguments(base)).not.toContain('-ml');
+  });
+});
+

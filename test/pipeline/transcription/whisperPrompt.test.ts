@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWhisperCliPath, transcribeAudio } from '../../../src/pipeline/transcription/transcribeAudio.js';
 import { antiHallucinationArguments, whisperCliArguments } from '../../../src/pipeline/transcription/whisperCliArguments.js';
 import { defaultWhisperServerPath, WhisperServerProcess } from '../../../src/pipeline/transcription/WhisperServerProcess.js';
-import { WhisperVocabulary, whisperPromptFor } from '../../../src/pipeline/transcription/whisperPrompt.js';
+import { WhisperVocabulary, whisperPromptFor, whisperPromptWithoutVocabulary } from '../../../src/pipeline/transcription/whisperPrompt.js';
+import { transcriptionRequestFields } from '../../../src/pipeline/transcription/transcribeOverHttp.js';
 import { whisperServerFields } from '../../../src/pipeline/transcription/whisperServerFields.js';
 import { pcmWav, sine } from '../../helpers/pcmWav.js';
 import { createTestStageContext } from '../testStageContext.js';
@@ -95,14 +96,18 @@ describe('the prompt in whisper.cpp\'s requests', () => {
     expect(valueOf(args, '-mc')).toBe('0');
   });
 
-  it('whisper-server: prompt, carry_initial_prompt and max_context fields with a prompt, none without', () => {
-    expect(whisperServerFields({ language: 'de', prompt: { text: 'Zentrix, Maria Lopez.', maxContext: 9 } })).toEqual([
-      ['response_format', 'verbose_json'], ['temperature', '0'], ['token_timestamps', 'true'], ['language', 'de'],
-      ['prompt', 'Zentrix, Maria Lopez.'], ['carry_initial_prompt', 'true'], ['max_context', '9'],
-    ]);
-    // A site's server: its own context setting is left alone.
-    expect(whisperServerFields({ language: 'auto', prompt: { text: 'Zentrix.' } }).map(([name]) => name)).not.toContain('max_context');
-    expect(whisperServerFields({ language: 'en' }).map(([name]) => name)).toEqual(['response_format', 'temperature', 'token_timestamps', 'language']);
+  it('whisper-server: prompt and carry_initial_prompt fields with a prompt and max_context raised to its size; no prompt fields and max_context 0 without', () => {
+    const withPrompt = new Map(whisperServerFields({ language: 'de', prompt: { text: 'Zentrix, Maria Lopez.', maxContext: 9 } }));
+    expect([withPrompt.get('prompt'), withPrompt.get('carry_initial_prompt'), withPrompt.get('max_context')]).toEqual(['Zentrix, Maria Lopez.', 'true', '9']);
+    const without = new Map(whisperServerFields({ language: 'en' }));
+    expect([without.has('prompt'), without.has('carry_initial_prompt'), without.get('max_context')]).toEqual([false, false, '0']);
+  });
+
+  it('a site\'s whisper.cpp server (its model not at hand): max_context bounded by the prompt\'s bytes, so the whole prompt is kept', () => {
+    const text = 'Zentrix, Jürgen Weiß.';
+    expect(whisperPromptWithoutVocabulary(text)).toEqual({ text, maxContext: Buffer.byteLength(text) + 1 });
+    const fields = new Map(transcriptionRequestFields({ url: 'http://asr:8080/inference', language: 'de' }, text));
+    expect(fields.get('max_context')).toBe(String(Buffer.byteLength(text) + 1));
   });
 
   it('a call with a prompt runs through the real whisper-cli (structure-only model)', async () => {
