@@ -3,7 +3,9 @@
  * exact ground truth for turns (who speaks when) and words. Needs Debian's `espeak-ng` and `sox`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -126,6 +128,23 @@ export async function makeConversation(options: ConversationOptions): Promise<Co
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * `lines` spoken once into `folder/<id>-<digest>.wav` and reused afterwards: the digest, of the
+ * lines, names a new file when the script changes, so a cached recording is always its script's.
+ * Resolves to the file's path.
+ */
+export async function cachedConversation(folder: string, id: string, lines: readonly ConversationLine[]): Promise<string> {
+  const digest = createHash('sha256').update(JSON.stringify(lines)).digest('hex').slice(0, 12);
+  const path = join(folder, `${id}-${digest}.wav`);
+  if (!existsSync(path)) {
+    await mkdir(folder, { recursive: true });
+    // Written aside and renamed, so an interrupted run leaves no half file under the final name.
+    await makeConversation({ outputPath: `${path}.partial.wav`, lines });
+    await rename(`${path}.partial.wav`, path);
+  }
+  return path;
 }
 
 function round(seconds: number): number {
