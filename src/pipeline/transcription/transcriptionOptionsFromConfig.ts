@@ -5,6 +5,7 @@ import { resolveModelPath } from '../../infrastructure/health/readinessChecks.js
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
 import { transcribeAudio, type TranscriptionInput, type TranscriptionOptions } from './transcribeAudio.js';
+import { maxPieceSeconds, transcribeInPieces } from './transcribeInPieces.js';
 import { transcribeOverHttp, type HttpTranscriptionOptions } from './transcribeOverHttp.js';
 import { defaultWhisperServerPath, WhisperServerProcess } from './WhisperServerProcess.js';
 
@@ -55,13 +56,15 @@ export function callbackUrlOf(publicUrl: string): string {
 
 /**
  * Runs the transcription stage with the configured provider; `workDir` holds any working files.
+ * A call longer than {@link maxPieceSeconds} goes to the transcriber in pieces (see
+ * transcribeInPieces.ts), so that whisper.cpp holds ten minutes of audio at a time, not hours.
  * Callback mode is not a stage function: the pipeline's callback transcription submits and resumes.
  */
 export function transcribeWith(settings: TranscriptionSettings, input: TranscriptionInput, workDir: string, context: StageContext): Promise<Transcription> {
   if (settings.provider === 'callback') return Promise.reject(new Error('callback transcription runs through the pipeline\'s CallbackTranscription'));
-  return settings.provider === 'local'
-    ? transcribeAudio(input, { ...settings.local, tempDir: workDir }, context)
-    : transcribeOverHttp(input, settings.http, context);
+  return transcribeInPieces(input, workDir, context, (piece, pieceContext) => (settings.provider === 'local'
+    ? transcribeAudio(piece, { ...settings.local, tempDir: workDir }, pieceContext)
+    : transcribeOverHttp(piece, settings.http, pieceContext)));
 }
 
 /**
