@@ -65,8 +65,8 @@ const models = whisperModels(values.models === undefined ? undefined : listOptio
 /** MAX_AUDIO_DURATION_SECONDS's default. */
 const defaultLimitSeconds = loadConfig({ DATA_DIR: tmpdir() }).MAX_AUDIO_DURATION_SECONDS;
 
-/** CPU threads of the transcription server (faster-whisper's `cpu_threads`), as whisper.cpp's default: one per core. */
-const serverThreads = availableParallelism();
+/** CPU threads of the transcription server (faster-whisper's `cpu_threads`): as many as whisper.cpp gets (WHISPER_THREADS; 0 or unset: one per core). */
+const serverThreads = Number(process.env.WHISPER_THREADS ?? 0) || availableParallelism();
 
 /** One run: the service's measure, and for `openai` the transcription server's own CPU and memory (it runs on another machine at a site). */
 interface SpeechRun {
@@ -232,7 +232,7 @@ function transcriptionSeconds(run: ServiceRunMeasure): number {
 
 function threadsLine(run: ServiceRunMeasure, path: TranscriptionPath): string {
   const transcriber = path === 'openai' ? `faster-whisper ${serverThreads}` : `whisper.cpp ${run.threads.whisper}`;
-  return `${run.threads.cores} cores; threads: ${transcriber}, worker pool ${run.threads.workerThreads} (ONNX 1 each)`;
+  return `${run.threads.cores} cores; threads: ${transcriber}, worker pool up to ${run.threads.workerThreads} (ONNX 1 each)`;
 }
 
 function formatLength(seconds: number): string {

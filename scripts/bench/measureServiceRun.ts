@@ -64,7 +64,7 @@ export const ServiceRunMeasureSchema = Type.Object({
   threads: Type.Object({
     cores: Type.Integer(),
     whisper: Type.Integer({ description: 'WHISPER_THREADS as whisper.cpp gets it (0 = one per core).' }),
-    workerThreads: Type.Integer({ description: 'The worker pool\'s threads (diarization; ONNX runs one thread in each).' }),
+    workerThreads: Type.Integer({ description: 'The worker pool\'s most threads, WORKER_THREADS (diarization, analysis; ONNX runs one thread in each).' }),
   }),
   models: Type.Record(Type.String(), Type.String(), { description: 'Model slot → file name.' }),
   /** What the run made of the call (counts and names only, never its text). */
@@ -73,6 +73,9 @@ export const ServiceRunMeasureSchema = Type.Object({
   analysisProducer: Type.Optional(Type.String()),
 });
 export type ServiceRunMeasure = Static<typeof ServiceRunMeasureSchema>;
+
+/** How often a run still under way prints what it holds, ms. */
+const progressLineIntervalMs = 60_000;
 
 /** pino's numeric level of `warn`: lines at or above it are shown. */
 const warnLevel = 40;
@@ -83,7 +86,8 @@ const warnLevel = 40;
  * run: wall time, CPU time and peak memory of the whole and of each stage. Stage boundaries come
  * from the engine's own `stage finished` log lines, so nothing polls the stages; memory is the
  * resident set of this process and its children sampled every 100 ms, tsx's esbuild (the bench's
- * loader, not the service) left out.
+ * loader, not the service) left out. Each stage's figures are printed on stderr as it ends, and
+ * the peak so far once a minute.
  */
 export async function measureServiceRun(options: ServiceRunOptions): Promise<ServiceRunMeasure> {
   const config = loadConfig({ ...process.env, ...options.settings, DATA_DIR: join(options.work, 'data'), LOCAL_AUTH: 'true', WORKER_CONCURRENCY: '1' });
@@ -106,7 +110,9 @@ export async function measureServiceRun(options: ServiceRunOptions): Promise<Ser
       const entry = JSON.parse(line) as { level: number; msg?: string; stage?: string; outcome?: string; durationMs?: number };
       if (entry.level >= warnLevel) process.stderr.write(line);
       if (entry.msg !== 'stage finished' || entry.stage === undefined) return;
-      stages.push({ stage: entry.stage, outcome: entry.outcome ?? '', wallSeconds: (entry.durationMs ?? 0) / 1000, ...monitor.mark() });
+      const measure = { stage: entry.stage, outcome: entry.outcome ?? '', wallSeconds: (entry.durationMs ?? 0) / 1000, ...monitor.mark() };
+      stages.push(measure);
+      process.stderr.write(`  ${measure.stage} ${measure.outcome}: ${measure.wallSeconds.toFixed(1)} s wall, ${measure.cpuSeconds.toFixed(1)} CPU s, peak ${Math.round(measure.peakMegabytes)} MB\n`);
     },
   });
 
@@ -115,14 +121,19 @@ export async function measureServiceRun(options: ServiceRunOptions): Promise<Ser
   const started = performance.now();
   const processing = await startProcessing(services, log);
   let call = (await services.calls.findOwned(user.id, callId))!;
+  let lastProgressLine = started;
   while (call.status !== 'COMPLETED' && call.status !== 'FAILED') {
     await sleep(250);
     call = (await services.calls.findOwned(user.id, callId))!;
+    // A long call's run takes a while: what it holds so far, once a minute.
+    if (performance.now() - lastProgressLine >= progressLineIntervalMs) {
+      lastProgressLine = performance.now();
+      process.stderr.write(`  … ${call.stage ?? 'between stages'}, ${((lastProgressLine - started) / 60_000).toFixed(0)} min into the run: peak ${Math.round(monitor.peakSinceMarkMegabytes)} MB in this stage so far\n`);
+    }
   }
   const wallSeconds = (performance.now() - started) / 1000;
   const tail = monitor.mark();
   const loadAtEnd = loadAverageNow();
-  const threadCount = processing.pool.threadCount;
   await processing.stop(0);
   const peakMegabytesByProgram = monitor.stop();
 
@@ -141,7 +152,7 @@ export async function measureServiceRun(options: ServiceRunOptions): Promise<Ser
     status: call.status,
     ...(call.errorReason ? { errorReason: call.errorReason } : {}),
     loadAverage: { start: loadAtStart, end: loadAtEnd },
-    threads: { cores: availableParallelism(), whisper: config.WHISPER_THREADS || availableParallelism(), workerThreads: threadCount },
+    threads: { cores: availableParallelism(), whisper: config.WHISPER_THREADS || availableParallelism(), workerThreads: config.WORKER_THREADS || availableParallelism() },
     models: Object.fromEntries((['SEGMENTATION_MODEL', 'EMBEDDING_MODEL', 'VAD_MODEL', 'WHISPER_MODEL', 'LLM_MODEL'] as const).map((slot) => [slot, basename(config[slot])])),
     ...(transcript ? {
       transcript: {
