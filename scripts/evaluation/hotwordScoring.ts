@@ -9,8 +9,12 @@
  * "Zentrixes" or "Zen Trix".
  */
 export function nameFound(transcript: string, name: string): boolean {
-  const words = name.trim().split(/\s+/).map(escapeRegExp);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu').test(transcript.normalize('NFC'));
+  return nameMentions(transcript, name) > 0;
+}
+
+/** How many times `transcript` holds `name` exactly, by the rules of {@link nameFound}. */
+export function nameMentions(transcript: string, name: string): number {
+  return transcript.normalize('NFC').match(namePattern(name))?.length ?? 0;
 }
 
 /** Words for the error rate: lower case, punctuation dropped (an apostrophe or hyphen inside a word kept). */
@@ -38,6 +42,12 @@ export function wordErrorRate(reference: readonly string[], hypothesis: readonly
     previous = current;
   }
   return previous[hypothesis.length]! / reference.length;
+}
+
+/** `name` as whole words, case aside, any whitespace between its words. */
+function namePattern(name: string): RegExp {
+  const words = name.normalize('NFC').trim().split(/\s+/).map(escapeRegExp);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
 }
 
 function escapeRegExp(text: string): string {

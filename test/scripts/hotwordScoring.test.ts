@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedNames, hotwordCallLines, hotwordCalls } from '../../scripts/evaluation/hotwordCalls.js';
-import { nameFound, scoringWords, wordErrorRate } from '../../scripts/evaluation/hotwordScoring.js';
+import { nameFound, nameMentions, scoringWords, wordErrorRate } from '../../scripts/evaluation/hotwordScoring.js';
 
 describe('eval:hotwords scoring', () => {
   it('finds a name only spelt exactly, as whole words, case aside', () => {
@@ -10,6 +10,23 @@ describe('eval:hotwords scoring', () => {
     expect(nameFound('from Zen Trix', 'Zentrix')).toBe(false);
     expect(nameFound('Kwame Mensa said', 'Kwame Mensah')).toBe(false);
     expect(nameFound('talk to Jovan Petrović', 'Jovan Petrović')).toBe(true);
+  });
+
+  it('counts a name that real transcripts write with a possessive, a hyphen or other capitals', () => {
+    expect(nameFound("Zentrix's customers", 'Zentrix')).toBe(true);
+    expect(nameFound('Zentrix’s customers', 'Zentrix')).toBe(true);
+    expect(nameFound("Tobias Wexler's team", 'Tobias Wexler')).toBe(true);
+    expect(nameFound('a Zentrix-based rollout', 'Zentrix')).toBe(true);
+    expect(nameFound('talk to Marisol Etxeberria-Ruiz', 'Marisol Etxeberria')).toBe(true);
+    expect(nameFound('call O\'Brien-Nakamura today', "O'Brien-Nakamura")).toBe(true);
+    expect(nameFound('OMNICARE and tessaract', 'OmniCare')).toBe(true);
+    expect(nameFound('Tessaract', 'tessaract')).toBe(true);
+  });
+
+  it('counts each time a name is spelt exactly', () => {
+    expect(nameMentions("Zentrix, then zentrix's, then Zen Trix and Zentrixes", 'Zentrix')).toBe(2);
+    expect(nameMentions('Kwame Mensah from Zentrix. Goodbye, Kwame\nMensah.', 'Kwame Mensah')).toBe(2);
+    expect(nameMentions('nobody', 'Kwame Mensah')).toBe(0);
   });
 
   it('counts word errors against the reference, punctuation and case aside', () => {
