@@ -55,6 +55,11 @@ export class ProcessTreeMonitor {
     return interval;
   }
 
+  /** The largest resident memory of the tree since the previous mark, MB. */
+  get peakSinceMarkMegabytes(): number {
+    return this.peakSinceMark;
+  }
+
   /** Stops sampling; returns each program's peak resident memory, MB. */
   stop(): Record<string, number> {
     clearInterval(this.timer);
