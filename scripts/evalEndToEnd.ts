@@ -6,10 +6,11 @@
  * For each Whisper model (default whisper-tiny.en and whisper-base, the ggml files of
  * `npm run models:eval`), each recording of scripts/evaluation/endToEndRecordings.json (the
  * telephone call ../shared/audio/pyannote-sample/sample.wav and the four AMI meeting openings)
- * runs through `npx callscope process` (a child process) and through the API (the service
- * started as `npm start` starts it; a local user uploads the recording, polls its status and
- * reads the transcript and analysis). The two must give the same transcript; the output says
- * whether they do. Then:
+ * runs through `npx callscope process` (a child process) and through the API (the built
+ * service, dist/server.js, as `npm start` runs it; a local user uploads the recording, polls its
+ * status and reads the transcript and analysis). The two should give the same transcript; the
+ * output says whether they do. The telephone call also runs without the user's and the
+ * contact's names (so whisper gets no prompt of names), to tell what the prompt changes. Then:
  * - the telephone call against sample.stm, words normalised with Whisper's English normaliser
  *   (scripts/models/englishNormaliser.ts): WER with the speakers ignored, cpWER (concatenated
  *   minimum-permutation WER) and the reference's speaker turns kept (a turn is kept when most of

@@ -1,7 +1,8 @@
 /**
  * The whole pipeline run as an operator runs it, for `npm run eval:end-to-end`: the built
- * `npx callscope process` as a child process, and the service (`npm start`'s scripts/start.mjs)
- * as a child process taking uploads over HTTP. Both read their models and settings from `env`.
+ * `npx callscope process` as a child process, and the built service (`dist/server.js`, what
+ * `npm start` runs) as a child process taking uploads over HTTP. Both run the same build, and
+ * read their models and settings from `env`.
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -72,13 +73,14 @@ export interface RunningService {
 }
 
 /**
- * Starts the service as `npm start` does (scripts/start.mjs, which runs the build) on a free
- * loopback port, in local-user mode (`X-Local-User-Id`), its own DATA_DIR and settings from
+ * Starts the built service (`dist/server.js`, as `npm start` does once the build is current; not
+ * through scripts/start.mjs, which would build again if a source changed since the CLI ran) on
+ * a free loopback port, in local-user mode (`X-Local-User-Id`), its own DATA_DIR and settings from
  * `env`; resolves once `/api/health` answers.
  */
 export async function startService(env: NodeJS.ProcessEnv): Promise<RunningService> {
   const port = await freeLoopbackPort();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: packageRoot,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false', WORKER_CONCURRENCY: '1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],
