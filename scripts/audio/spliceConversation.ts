@@ -88,7 +88,7 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
  * sox effects for a gap of `seconds`: digital silence, or white noise at `noiseDbfs` RMS. sox's
  * whitenoise at `vol v` measures an RMS level 9.78 dB below v (measured on 10 s).
  */
-function gapFill(seconds: number, noiseDbfs: number | undefined): string[] {
+export function gapFill(seconds: number, noiseDbfs: number | undefined): string[] {
   if (noiseDbfs === undefined) return ['trim', '0', String(seconds)];
   return ['synth', String(seconds), 'whitenoise', 'vol', (10 ** ((noiseDbfs + 9.78) / 20)).toFixed(6)];
 }

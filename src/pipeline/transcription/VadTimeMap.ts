@@ -28,13 +28,7 @@ export class VadTimeMap {
    * `--vad`, or VAD found no speech: then whisper maps nothing either).
    */
   static fromWhisperLog(lines: Iterable<string>): VadTimeMap | undefined {
-    const segments: VadSegment[] = [];
-    for (const line of lines) {
-      const match = vadSegmentLine.exec(line);
-      if (!match) continue;
-      const [originalStart, originalEnd, processedStart, processedEnd] = match.slice(1).map((seconds) => Math.round(Number(seconds) * 1000)) as [number, number, number, number];
-      segments.push({ originalStartMs: originalStart, originalEndMs: originalEnd, processedStartMs: processedStart, processedEndMs: processedEnd });
-    }
+    const segments = vadSegmentsFromWhisperLog(lines);
     return segments.length === 0 ? undefined : new VadTimeMap(segments);
   }
 
@@ -53,8 +47,20 @@ export class VadTimeMap {
   }
 }
 
+/** The stretches of speech whisper.cpp's VAD kept, from the `vad_segment_info` lines of its stderr, in order. */
+export function vadSegmentsFromWhisperLog(lines: Iterable<string>): VadSegment[] {
+  const segments: VadSegment[] = [];
+  for (const line of lines) {
+    const match = vadSegmentLine.exec(line);
+    if (!match) continue;
+    const [originalStart, originalEnd, processedStart, processedEnd] = match.slice(1).map((seconds) => Math.round(Number(seconds) * 1000)) as [number, number, number, number];
+    segments.push({ originalStartMs: originalStart, originalEndMs: originalEnd, processedStartMs: processedStart, processedEndMs: processedEnd });
+  }
+  return segments;
+}
+
 /** One stretch of speech VAD kept: where it was in the recording and where it went in the processed audio, ms. */
-interface VadSegment {
+export interface VadSegment {
   originalStartMs: number;
   originalEndMs: number;
   processedStartMs: number;

@@ -1,4 +1,5 @@
 import type { WhisperPrompt } from './whisperPrompt.js';
+import { whisperVadSettings } from './whisperVadSettings.js';
 
 export interface WhisperCliArgumentsInput {
   modelPath: string;
@@ -43,7 +44,7 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
   if (input.vadModelPath !== undefined) {
     // Only stretches in which Silero VAD hears speech are decoded: silence and line noise,
     // where whisper invents text ("Thank you.", "Subtitles by…"), never reach the decoder.
-    args.push('--vad', '--vad-model', input.vadModelPath);
+    args.push('--vad', '--vad-model', input.vadModelPath, ...argumentsOf(whisperVadSettings));
   }
   if (input.useGpu === false) args.push('--no-gpu');
   return args;
@@ -106,8 +107,14 @@ function decodingSettings(maxContext: number): WhisperDecodingSetting[] {
   return [...searchSettings, ...antiHallucinationSettings].map((setting) => (setting.flag === '-mc' ? { ...setting, value: String(maxContext) } : setting));
 }
 
-function argumentsOf(settings: readonly WhisperDecodingSetting[]): string[] {
+/** Settings as whisper-cli arguments: the flag, then the value unless it is a switch. */
+export function argumentsOf(settings: readonly WhisperDecodingSetting[]): string[] {
   return settings.flatMap(({ flag, value }) => (value === true ? [flag] : [flag, value]));
+}
+
+/** Settings as whisper-server `/inference` form fields. */
+export function fieldsOf(settings: readonly WhisperDecodingSetting[]): [string, string][] {
+  return settings.map(({ field, value }) => [field, value === true ? 'true' : value]);
 }
 
 /** whisper-cli's decoding arguments; `maxContext` is 0 (no context) unless a prompt needs room. */
@@ -117,7 +124,7 @@ export function whisperDecodingArguments(maxContext: number): string[] {
 
 /** The same settings as whisper-server's `/inference` form fields. */
 export function whisperDecodingFields(maxContext: number): [string, string][] {
-  return decodingSettings(maxContext).map(({ field, value }) => [field, value === true ? 'true' : value]);
+  return fieldsOf(decodingSettings(maxContext));
 }
 
 /** The anti-hallucination settings alone as whisper-cli arguments (for evaluations that choose their own search). */

@@ -1,4 +1,5 @@
-import { whisperDecodingFields } from './whisperCliArguments.js';
+import { fieldsOf, whisperDecodingFields } from './whisperCliArguments.js';
+import { whisperVadSettings } from './whisperVadSettings.js';
 import type { WhisperPrompt } from './whisperPrompt.js';
 
 /**
@@ -26,6 +27,7 @@ export function whisperServerFields(input: { language: string; prompt?: WhisperP
     ['max_len', String(unsplitSegmentCharacters)],
     ['language', input.language],
     ...whisperDecodingFields(prompt?.maxContext ?? 0),
+    ...fieldsOf(whisperVadSettings),
     ...(prompt ? [['prompt', prompt.text], ['carry_initial_prompt', 'true']] as [string, string][] : []),
   ];
 }

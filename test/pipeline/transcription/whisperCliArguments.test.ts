@@ -39,6 +39,15 @@ describe('whisperCliArguments', () => {
     expect(valueOf(withVad, '--vad-model')).toBe('/m/vad.bin');
   });
 
+  it('with VAD, keeps a short answering word: threshold 0.35 and stretches from 100 ms (whisper.cpp: 0.5 and 250 ms), the rest stated', () => {
+    const withVad = whisperCliArguments({ ...base, vadModelPath: '/m/vad.bin' });
+    const vadFlags = ['--vad-threshold', '--vad-min-speech-duration-ms', '--vad-min-silence-duration-ms', '--vad-speech-pad-ms', '--vad-samples-overlap'];
+    expect(Object.fromEntries(vadFlags.map((flag) => [flag, valueOf(withVad, flag)]))).toEqual({
+      '--vad-threshold': '0.35', '--vad-min-speech-duration-ms': '100', '--vad-min-silence-duration-ms': '100', '--vad-speech-pad-ms': '30', '--vad-samples-overlap': '0.1',
+    });
+    expect(whisperCliArguments(base).some((arg) => arg.startsWith('--vad'))).toBe(false);
+  });
+
   it('always passes the anti-hallucination settings: non-speech tokens suppressed, no carried context, thresholds, fallback on', () => {
     const args = whisperCliArguments(base);
     expect(args).toEqual(expect.arrayContaining([...antiHallucinationArguments]));
@@ -74,6 +83,20 @@ describe('whisper-cli and whisper-server decode alike', () => {
       for (const [flag, field] of Object.entries(fieldOfFlag)) expect(fields.get(field), field).toBe(valueOf(args, flag));
       expect(fields.get('suppress_nst')).toBe(args.includes('--suppress-nst') ? 'true' : undefined);
       expect(fields.get('token_timestamps')).toBe('true');
+    }
+  });
+
+  it('each request to whisper-server carries whisper-cli\'s VAD settings, with the same values (they override the server\'s start flags)', () => {
+    /** whisper-cli's VAD flag → the `/inference` field whisper-server 1.9 reads for it (examples/server/server.cpp). */
+    const vadFieldOfFlag = {
+      '--vad-threshold': 'vad_threshold', '--vad-min-speech-duration-ms': 'vad_min_speech_duration_ms', '--vad-min-silence-duration-ms': 'vad_min_silence_duration_ms',
+      '--vad-speech-pad-ms': 'vad_speech_pad_ms', '--vad-samples-overlap': 'vad_samples_overlap',
+    } as const;
+    const args = whisperCliArguments({ ...base, vadModelPath: '/m/vad.bin' });
+    const fields = new Map(whisperServerFields({ language: 'en' }));
+    for (const [flag, field] of Object.entries(vadFieldOfFlag)) {
+      expect(valueOf(args, flag), flag).toBeDefined();
+      expect(fields.get(field), field).toBe(valueOf(args, flag));
     }
   });
 
