@@ -73,6 +73,18 @@ const sourcePatches = [
     find: '    // TAGS: WHISPER_DECODER_INIT\n    for (int j = 1; j < n_decoders; j++) {\n',
     replace: '    // TAGS: WHISPER_DECODER_INIT\n    state->decoders[0].rng = std::mt19937(0); // Callscope: reseeded per call (scripts/buildWhisper.mjs)\n    for (int j = 1; j < n_decoders; j++) {\n',
   },
+  {
+    file: 'src/whisper.cpp',
+    // With DTW (`-dtw`), each decoded window's tokens are aligned over its audio tokens (2 mel
+    // frames, 20 ms, each), after a median filter 7 audio tokens wide that asserts it is
+    // narrower than the window: a window of fewer than 8 audio tokens (under 160 ms, e.g. the
+    // tail of a recording, or a short stretch of speech VAD kept) aborted the whole process
+    // (WHISPER_ASSERT in median_filter), losing the call. Such a window is too short to align
+    // anyway: DTW is skipped for it, its tokens keep t_dtw = -1 and their words take whisper's
+    // token timestamps (wordsFromWhisperJson.ts).
+    find: '                    whisper_exp_compute_token_level_timestamps_dtw(\n                            ctx, state, params, result_all.size() - n_segments, n_segments, seek, n_frames, 7, params.n_threads);\n',
+    replace: '                    if (n_frames / 2 > 7) // Callscope: no DTW for a window narrower than its median filter (scripts/buildWhisper.mjs)\n                    whisper_exp_compute_token_level_timestamps_dtw(\n                            ctx, state, params, result_all.size() - n_segments, n_segments, seek, n_frames, 7, params.n_threads);\n',
+  },
 ];
 
 const baseFlags = [

@@ -1,5 +1,5 @@
 /**
- * `npm run eval:end-to-end [-- --models ID[,ID…]] [--outputs DIR | --rescore DIR]`: real
+ * `npm run eval:end-to-end [-- --models ID[,ID…]] [--recordings ID[,ID…]] [--outputs DIR | --rescore DIR]`: real
  * recordings through the whole pipeline with real Whisper weights, as an operator runs it, and
  * what comes out scored against the references.
  *
@@ -25,6 +25,8 @@
  *
  * The segmentation model and VAD are the configured ones, else ../shared/models' (see
  * benchSupport's modelsWithSharedFallback); EMBEDDING_MODEL and the rest as configured (env).
+ * `--recordings telephone,ami-EN2003a` runs only those (the telephone call is always among them:
+ * the STM scoring needs it);
  * `--outputs DIR` keeps every run's transcript and analysis as JSON in DIR (one file per model);
  * `--rescore DIR` scores the files a run kept there instead of running the pipeline again.
  * Needs the built CLI (the npm script builds first) and `npm run models:eval`. Exits 1 when
@@ -65,11 +67,12 @@ interface ModelRun {
   telephoneWithoutNames: PipelineOutput;
 }
 
-const { values } = parseArgs({ options: { models: { type: 'string', default: 'whisper-tiny.en,whisper-base' }, outputs: { type: 'string' }, rescore: { type: 'string' } } });
+const { values } = parseArgs({ options: { models: { type: 'string', default: 'whisper-tiny.en,whisper-base' }, recordings: { type: 'string' }, outputs: { type: 'string' }, rescore: { type: 'string' } } });
 const modelIds = values.models!.split(',').map((id) => id.trim()).filter(Boolean);
 // Before minutes of processing: the scoring needs the reference environment's normaliser.
 await requirePythonReference();
-const recordings = loadEndToEndRecordings();
+const recordingIds = values.recordings?.split(',').map((id) => id.trim()).filter(Boolean);
+const recordings = loadEndToEndRecordings().filter((recording) => recordingIds === undefined || recordingIds.includes(recording.id));
 const telephone = recordings.find((recording) => recording.stm !== undefined);
 if (!telephone) throw new Error('scripts/evaluation/endToEndRecordings.json has no recording with an STM reference');
 const stm = parseStm(await readFile(telephone.stm!, 'utf8'));

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../createServices.js';
 import { recoverStorage } from '../domain/maintenance/recoverStorage.js';
 import { missingModels, modelSettleMs } from '../infrastructure/models/missingModels.js';
-import { whisperServerFromConfig } from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
+import { whisperDtwUnavailableReason, whisperServerFromConfig } from '../pipeline/transcription/transcriptionOptionsFromConfig.js';
 import type { WhisperServerProcess } from '../pipeline/transcription/WhisperServerProcess.js';
 import { WorkerPool } from '../infrastructure/workers/WorkerPool.js';
 import type { CallPipeline } from './CallPipeline.js';
@@ -59,6 +59,11 @@ export async function startProcessing(services: Services, log: FastifyBaseLogger
   const whisperServer = pipeline ? undefined : whisperServerFromConfig(services.config, () => log.warn(
     'whisper-server is not built (native/bin/whisper-server): every call runs whisper-cli and loads the model again; run `npm run build:native`',
   ));
+  if (!pipeline) {
+    void whisperDtwUnavailableReason(services.config).then((reason) => {
+      if (reason) log.warn(`WHISPER_DTW: words are timed by whisper's token timestamps, which drift by seconds within a long segment (words may land in the wrong speaker's turn), because ${reason}`);
+    });
+  }
   const engine = new ProcessingEngine({
     services, pool, pipeline: pipeline ?? createServicePipeline(services, log, whisperServer), log, exclusive,
     ...(options.lease ? { lease: options.lease } : {}),

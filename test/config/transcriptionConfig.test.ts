@@ -68,6 +68,15 @@ describe('transcription settings in loadConfig', () => {
     expect(loadConfig({ TRANSCRIPTION_TIMEOUT_SECONDS: '10' }).TRANSCRIPTION_TIMEOUT_SECONDS).toBe(10);
   });
 
+  test('WHISPER_DTW: `auto` by default, `off`, or one of whisper.cpp\'s presets; anything else is refused', () => {
+    expect(loadConfig({}).WHISPER_DTW).toBe('auto');
+    expect(loadConfig({ WHISPER_DTW: 'off' }).WHISPER_DTW).toBe('off');
+    expect(loadConfig({ WHISPER_DTW: 'large.v3.turbo' }).WHISPER_DTW).toBe('large.v3.turbo');
+    expect(transcriptionSettingsFromConfig(loadConfig({ WHISPER_DTW: 'base.en' }))).toMatchObject({ local: { dtw: 'base.en' } });
+    expect(problemsAbout('WHISPER_DTW', { WHISPER_DTW: 'large' })).toHaveLength(1);
+    expect(problemsAbout('WHISPER_DTW', { WHISPER_DTW: 'true' })).toHaveLength(1);
+  });
+
   test('the local provider needs no URL, and ignores one', () => {
     expect(loadConfig({ TRANSCRIPTION_PROVIDER: 'local' }).TRANSCRIPTION_PROVIDER).toBe('local');
     expect(loadConfig({ TRANSCRIPTION_PROVIDER: 'local', TRANSCRIPTION_URL: openAiUrl }).TRANSCRIPTION_PROVIDER).toBe('local');

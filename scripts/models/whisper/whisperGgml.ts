@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { ByteReader } from '../ByteReader.js';
 import type { MelFilterbank } from './slaneyMelFilters.js';
+import { ggmlMagic, whisperHyperParameterNames, type WhisperHyperParameters } from '../../../src/pipeline/transcription/whisperModelHeader.js';
 
 /**
  * whisper.cpp's model file (`ggml-base.en.bin` and kin), as its loader (`whisper_model_load`,
@@ -16,16 +17,7 @@ import type { MelFilterbank } from './slaneyMelFilters.js';
  * The loader adds the special tokens after the written ones itself (`[_EOT_]`, `[_SOT_]`…), finds
  * tensors by name, and checks each one's shape and byte size.
  */
-export const ggmlMagic = 0x67676d6c;
-
-/** The header's fields, named as whisper.cpp names them, in file order. */
-export const whisperHyperParameterNames = [
-  'n_vocab', 'n_audio_ctx', 'n_audio_state', 'n_audio_head', 'n_audio_layer',
-  'n_text_ctx', 'n_text_state', 'n_text_head', 'n_text_layer', 'n_mels',
-  /** 0: every tensor f32; 1: f16 weight matrices, f32 biases, norms and positional embeddings. */
-  'ftype',
-] as const;
-export type WhisperHyperParameters = Record<(typeof whisperHyperParameterNames)[number], number>;
+export { ggmlMagic, whisperHyperParameterNames, type WhisperHyperParameters } from '../../../src/pipeline/transcription/whisperModelHeader.js';
 
 export const ggmlTensorTypes = ['f32', 'f16'] as const;
 export type GgmlTensorType = (typeof ggmlTensorTypes)[number];

@@ -9,6 +9,7 @@ import { watchResidentMemory } from '../../infrastructure/processes/processStatu
 import type { StageContext } from '../StageContext.js';
 import { freeLoopbackPort } from '../../infrastructure/processes/freeLoopbackPort.js';
 import { probeHttp } from '../../infrastructure/health/probeHttp.js';
+import { whisperDtwArguments, whisperDtwFor, type WhisperDtwSetting } from './whisperDtw.js';
 
 /** Where `npm run build:native` (scripts/buildWhisper.mjs) puts whisper-server. */
 export const defaultWhisperServerPath = join(packageRoot, 'native', 'bin', 'whisper-server');
@@ -22,6 +23,8 @@ export interface WhisperServerSettings {
   threads: number;
   /** False passes `--no-gpu`. */
   useGpu: boolean;
+  /** How words are timed (`WHISPER_DTW`), fixed at each start: DTW is a start flag of whisper-server. Defaults to `"auto"`. */
+  dtw?: WhisperDtwSetting;
   /** Resident memory above which the server is killed, bytes (a damaged model can make whisper.cpp allocate without bound). Defaults to twice the model file plus 2 GiB, as for whisper-cli. */
   maxResidentBytes?: number;
 }
@@ -157,6 +160,7 @@ export class WhisperServerProcess {
 
   private async start(files: { model: FileVersion | undefined; vad: FileVersion | undefined }): Promise<void> {
     const port = await freeLoopbackPort();
+    const dtw = await whisperDtwFor(this.settings.dtw ?? 'auto', this.settings.modelPath);
     const args = [
       '-m', this.settings.modelPath,
       '--host', '127.0.0.1', '--port', String(port),
@@ -168,6 +172,8 @@ export class WhisperServerProcess {
       '--no-language-probabilities',
       ...(this.settings.vadModelPath !== undefined && files.vad !== undefined ? ['--vad', '-vm', this.settings.vadModelPath] : []),
       ...(this.settings.useGpu ? [] : ['--no-gpu']),
+      // verbose_json then carries each token's `t_dtw` (with `token_timestamps`, see whisperServerFields).
+      ...whisperDtwArguments(dtw),
     ];
     this.recentLines = [];
     this.exceededMemory = false;

@@ -6,7 +6,10 @@ const Offsets = Type.Object({ from: Type.Number(), to: Type.Number() });
 /**
  * The part of whisper-cli's full JSON output (`-ojf`, whisper.cpp 1.9 `output_json`) this stage
  * reads. Times are `offsets` in ms (`timestamps` holds the same as "00:00:01,230" strings). A
- * token has `offsets` only when whisper computed times for it; `t_dtw` is -1 without `-dtw`.
+ * token has `offsets` only when whisper computed times for it. `t_dtw` is where DTW's alignment
+ * path leaves the token for the next (its end, see wordsFromWhisperJson.ts), in centiseconds
+ * (10 ms) from the start of the audio whisper decoded; -1 without `-dtw`, and for a window DTW
+ * skipped (see scripts/buildWhisper.mjs).
  *
  * ```json
  * { "model": { "type": "tiny", "multilingual": false, … },
@@ -30,6 +33,7 @@ export const WhisperJsonSchema = Type.Object({
       offsets: Type.Optional(Offsets),
       id: Type.Integer(),
       p: Type.Number(),
+      t_dtw: Type.Optional(Type.Number()),
     }))),
   })),
 });

@@ -12,6 +12,7 @@ import { runWhisperCli, type WhisperCliOutcome } from './runWhisperCli.js';
 import { transcriptionFailures } from './transcriptionFailures.js';
 import { VadTimeMap } from './VadTimeMap.js';
 import { whisperCliArguments } from './whisperCliArguments.js';
+import { whisperDtwFor, type WhisperDtwSetting } from './whisperDtw.js';
 import { whisperPromptFor, type WhisperPrompt } from './whisperPrompt.js';
 import { whisperServerFields } from './whisperServerFields.js';
 import { wordsFromWhisperJson } from './wordsFromWhisperJson.js';
@@ -53,6 +54,11 @@ export interface TranscriptionOptions {
    * 3.1 GB, runs in about 4 GB), while a damaged model can make it allocate without bound.
    */
   maxMemoryBytes?: number;
+  /**
+   * How words are timed (`WHISPER_DTW`): DTW with the preset the model file's header names
+   * (`auto`), with a named preset, or whisper's token timestamps (`off`). Defaults to `"auto"`.
+   */
+  dtw?: WhisperDtwSetting;
   /**
    * A persistent whisper-server to send the audio to (the model stays loaded between calls),
    * in place of a whisper-cli run per call. Its settings (binary, model, VAD, threads) are its
@@ -96,7 +102,9 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
   const outputDir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'whisper-'));
   try {
     const outputBase = join(outputDir, 'transcript');
+    const dtw = await whisperDtwFor(options.dtw ?? 'auto', options.modelPath);
     const args = whisperCliArguments({
+      dtw,
       modelPath: options.modelPath,
       audioPath: input.audioPath,
       outputBase,

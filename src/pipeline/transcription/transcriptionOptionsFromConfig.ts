@@ -8,10 +8,11 @@ import { transcribeAudio, type TranscriptionInput, type TranscriptionOptions } f
 import { maxPieceSeconds, transcribeInPieces } from './transcribeInPieces.js';
 import { transcribeOverHttp, type HttpTranscriptionOptions } from './transcribeOverHttp.js';
 import { defaultWhisperServerPath, WhisperServerProcess } from './WhisperServerProcess.js';
+import { whisperDtwFor } from './whisperDtw.js';
 
 /** The transcription stage's options from the service's configuration (model paths resolved from the install folder). */
 export function transcriptionOptionsFromConfig(
-  config: Pick<Config, 'WHISPER_MODEL' | 'VAD_MODEL' | 'WHISPER_THREADS' | 'WHISPER_LANGUAGE'> & Partial<Pick<Config, 'GPU' | 'WHISPER_CLI'>>,
+  config: Pick<Config, 'WHISPER_MODEL' | 'VAD_MODEL' | 'WHISPER_THREADS' | 'WHISPER_LANGUAGE'> & Partial<Pick<Config, 'GPU' | 'WHISPER_CLI' | 'WHISPER_DTW'>>,
   extra: Pick<TranscriptionOptions, 'tempDir' | 'whisperCliPath'> = {},
 ): TranscriptionOptions {
   return {
@@ -19,6 +20,7 @@ export function transcriptionOptionsFromConfig(
     vadModelPath: resolveModelPath(config.VAD_MODEL),
     threads: config.WHISPER_THREADS,
     language: config.WHISPER_LANGUAGE,
+    dtw: config.WHISPER_DTW ?? 'auto',
     ...(config.GPU === 'off' ? { useGpu: false } : {}),
     ...(config.WHISPER_CLI ? { whisperCliPath: resolveModelPath(config.WHISPER_CLI) } : {}),
     ...extra,
@@ -87,8 +89,22 @@ export function whisperServerFromConfig(
   return new WhisperServerProcess({
     binaryPath,
     modelPath: local.modelPath,
+    ...(local.dtw !== undefined ? { dtw: local.dtw } : {}),
     ...(local.vadModelPath !== undefined ? { vadModelPath: local.vadModelPath } : {}),
     threads: local.threads || availableParallelism(),
     useGpu: local.useGpu ?? true,
   });
+}
+
+/**
+ * Why local transcription times words by whisper's token timestamps although `WHISPER_DTW`
+ * asks for DTW (the model file's header names no preset), for the log at the service's start;
+ * undefined when DTW runs, is off, transcription is not local, or the model is not there yet.
+ */
+export async function whisperDtwUnavailableReason(config: TranscriptionConfig): Promise<string | undefined> {
+  if (config.TRANSCRIPTION_PROVIDER !== 'local') return undefined;
+  const { modelPath, dtw } = transcriptionOptionsFromConfig(config);
+  if (!existsSync(modelPath)) return undefined;
+  const choice = await whisperDtwFor(dtw ?? 'auto', modelPath);
+  return choice.preset === undefined ? choice.reason : undefined;
 }

@@ -10,6 +10,8 @@ const Word = Type.Object({
   start: Type.Optional(Type.Number()),
   end: Type.Optional(Type.Number()),
   probability: Type.Optional(Type.Number()),
+  /** whisper-server started with `-dtw`: where DTW's alignment leaves the token (its end), centiseconds (-1: none). */
+  t_dtw: Type.Optional(Type.Number()),
 });
 
 /**
@@ -19,7 +21,9 @@ const Word = Type.Object({
  *   faster-whisper-server/speaches, vLLM): whole words at the top level, `{word, start, end}`
  *   (some servers add `probability`), segments beside them;
  * - whisper.cpp's `whisper-server` `/inference`: the words inside each segment, one per token
- *   as whisper made them (`" And"`, `"so"`), each with `start`, `end` and `probability`.
+ *   as whisper made them (`" And"`, `"so"`), each with `start`, `end` and `probability`, and
+ *   `t_dtw` (centiseconds, -1 when absent): a DTW time only from a server started with
+ *   `-dtw <preset> -nfa` (a start flag: no request can ask for it).
  *
  * A server may also give segments with their text and times but no words at all: the PyPI
  * package faster-whisper-server 0.0.3 (andyjjrt's, not speaches) ignores
@@ -71,7 +75,7 @@ export function checkedVerboseJson(parsed: unknown): VerboseJson {
  * Both shapes as whisper-cli's full JSON, so that one routine ({@link wordsFromWhisperJson})
  * makes words of every provider's output, with the same joining of sub-word pieces and
  * punctuation, the same confidence and the same timing rules:
- * - whisper.cpp's per-segment words are its tokens, taken as they are;
+ * - whisper.cpp's per-segment words are its tokens, taken as they are (DTW times included);
  * - a segment with text but no words gets its words from the text, timed by
  *   {@link wordsSpreadOverSegment} (approximate: see there);
  * - OpenAI's top-level words are whole words: each becomes one token that starts a word,
@@ -88,6 +92,7 @@ export function whisperJsonFromVerbose(verbose: VerboseJson): WhisperJson {
     ...(word.start !== undefined && word.end !== undefined ? { offsets: { from: ms(word.start), to: ms(word.end) } } : {}),
     id: 0,
     p: word.probability ?? 1,
+    ...(word.t_dtw !== undefined ? { t_dtw: word.t_dtw } : {}),
   });
 
   const segments = verbose.segments ?? [];

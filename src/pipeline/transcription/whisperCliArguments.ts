@@ -1,3 +1,4 @@
+import { whisperDtwArguments, type WhisperDtwChoice } from './whisperDtw.js';
 import type { WhisperPrompt } from './whisperPrompt.js';
 import { whisperVadSettings } from './whisperVadSettings.js';
 
@@ -16,6 +17,8 @@ export interface WhisperCliArgumentsInput {
   useGpu?: boolean;
   /** Initial prompt (names and terms said in the call); holds names, so it is never logged. Defaults to none. */
   prompt?: WhisperPrompt | undefined;
+  /** DTW word timing with this preset (see whisperDtw.ts). Defaults to none: token timestamps. */
+  dtw?: WhisperDtwChoice;
 }
 
 /**
@@ -23,10 +26,11 @@ export interface WhisperCliArgumentsInput {
  * value is ever interpreted. Output is the full JSON file (`-ojf`), whose tokens carry
  * `offsets.from/to` in ms and their probability `p`.
  *
- * Word times come from whisper's token timestamps (`-ojf` switches them on), not from DTW
- * (`-dtw <preset>`): DTW needs the alignment-head preset of the exact model in use (which a
- * configurable WHISPER_MODEL cannot promise), turns flash attention off, and aborts on decode
- * windows shorter than ~140 ms in this version; its maintainers call it experimental.
+ * Word times come from DTW over the model's alignment heads (`-dtw <preset> -nfa`, a token's
+ * `t_dtw`) when `dtw` names a preset, else from whisper's token timestamps (`-ojf` switches
+ * them on), which drift by seconds inside a long segment. whisper.cpp 1.9.1 aborted on a
+ * window too short for DTW's median filter; the build skips DTW for such a window instead
+ * (scripts/buildWhisper.mjs), whose words keep their token timestamps.
  */
 export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
   const args = [
@@ -47,6 +51,7 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
     args.push('--vad', '--vad-model', input.vadModelPath, ...argumentsOf(whisperVadSettings));
   }
   if (input.useGpu === false) args.push('--no-gpu');
+  if (input.dtw) args.push(...whisperDtwArguments(input.dtw));
   return args;
 }
 

@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { ggmlMagic, whisperHeaderBytes } from './whisperModelHeader.js';
 
 /**
  * A prompt as whisper.cpp is given it: the text, and the text context (`-mc`, `max_context`)
@@ -31,10 +32,8 @@ export function whisperPromptWithoutVocabulary(text: string): WhisperPrompt {
   return { text, maxContext: Buffer.byteLength(text, 'utf8') + 1 };
 }
 
-/** The magic number at the start of a whisper.cpp ggml model file ("ggml"). */
-const ggmlMagic = 0x67676d6c;
-/** Magic and the 11 int32 hyperparameters, then the mel filters' two int32 dimensions, bytes. */
-const melDimensionsOffset = 4 + 11 * 4;
+/** After the magic and the hyperparameters: the mel filters' two int32 dimensions, bytes. */
+const melDimensionsOffset = whisperHeaderBytes;
 /** Bounds that tell a vocabulary from a damaged file. */
 const maxVocabularySize = 1_000_000;
 const maxTokenBytes = 4096;

@@ -20,10 +20,9 @@ export interface WordsFromWhisperJsonOptions {
  *   after it, any other the word before it (as OpenAI whisper's `merge_punctuations`);
  * - probability: the mean of the word's token probabilities (as OpenAI whisper's word
  *   timestamps; the minimum would let one unsure sub-word piece condemn a long word);
- * - times from the tokens' `offsets` (ms): start of the first token, end of the last; mapped
- *   through VAD to the recording's timeline when needed, kept within their segment (whose
- *   times whisper itself maps), then made monotonic (each word starts no earlier than the one
- *   before it ends) and clamped to the audio, in seconds.
+ * - times: see {@link wordTimes};
+ * - kept within their segment (whose times whisper itself maps through VAD), then made monotonic
+ *   (each word starts no earlier than the one before it ends) and clamped to the audio, in seconds.
  */
 export function wordsFromWhisperJson(json: WhisperJson, options: WordsFromWhisperJsonOptions): TranscribedWord[] {
   const firstSpecialId = json.model?.multilingual === false ? englishOnlyEndOfText : multilingualEndOfText;
@@ -32,31 +31,73 @@ export function wordsFromWhisperJson(json: WhisperJson, options: WordsFromWhispe
   const toOriginal = originalTimeOf(json.transcription, isText, options.vadTimeMap);
   const durationMs = Math.max(0, options.durationSeconds * 1000);
 
+  const timed = json.transcription.flatMap((segment) => {
+    const segmentFromMs = Math.max(0, segment.offsets.from);
+    const segmentSpan = { fromMs: segmentFromMs, toMs: Math.max(segmentFromMs, segment.offsets.to) };
+    return mergePunctuation(groupTokens((segment.tokens ?? []).filter(isText), everyTokenIsAWord))
+      .map((word) => ({ ...word, segment: segmentSpan, ...wordTimes(word, toOriginal) }));
+  });
+
   const words: TranscribedWord[] = [];
   let previousEndMs = 0;
-  for (const segment of json.transcription) {
-    const segmentFromMs = Math.max(0, segment.offsets.from);
-    const segmentToMs = Math.max(segmentFromMs, segment.offsets.to);
-    for (const { tokens, text } of mergePunctuation(groupTokens((segment.tokens ?? []).filter(isText), everyTokenIsAWord))) {
-      const timed = tokens.filter((token) => token.offsets !== undefined);
-      const rawStart = timed[0]?.offsets?.from;
-      const rawEnd = timed.at(-1)?.offsets?.to;
-      const within = (ms: number) => Math.min(segmentToMs, Math.max(segmentFromMs, ms));
-      // A word whose tokens carry no times (whisper omits them when it has none) sits where the last one ended.
-      let startMs = rawStart === undefined ? Math.max(previousEndMs, segmentFromMs) : within(toOriginal(rawStart));
-      let endMs = rawEnd === undefined ? startMs : within(toOriginal(rawEnd));
-      startMs = Math.min(durationMs, Math.max(startMs, previousEndMs));
-      endMs = Math.min(durationMs, Math.max(endMs, startMs));
-      previousEndMs = endMs;
-      words.push({
-        text,
-        startSeconds: Math.round(startMs) / 1000,
-        endSeconds: Math.round(endMs) / 1000,
-        probability: meanProbability(tokens),
-      });
-    }
+  for (const word of timed) {
+    const { segment } = word;
+    const within = (ms: number) => Math.min(segment.toMs, Math.max(segment.fromMs, ms));
+    // A word whose tokens carry no times (whisper omits them when it has none) sits where the last one ended.
+    let startMs = word.startMs === undefined ? Math.max(previousEndMs, segment.fromMs) : within(word.startMs);
+    let endMs = word.endMs === undefined ? startMs : within(word.endMs);
+    startMs = Math.min(durationMs, Math.max(startMs, previousEndMs));
+    endMs = Math.min(durationMs, Math.max(endMs, startMs));
+    previousEndMs = endMs;
+    words.push({
+      text: word.text,
+      startSeconds: Math.round(startMs) / 1000,
+      endSeconds: Math.round(endMs) / 1000,
+      probability: meanProbability(word.tokens),
+    });
   }
   return words;
+}
+
+/**
+ * A word's times in the recording's timeline, ms, before they are kept within its segment and
+ * after the word before it:
+ * - with DTW (`-dtw`): whisper.cpp 1.9 gives each token, as `t_dtw` (10 ms units), the time at
+ *   which DTW's path leaves it for the next token: its end (on jfk.wav each equals the end
+ *   faster-whisper's word timestamps give, to the 20 ms step). So a word ends at its last
+ *   spoken token's `t_dtw` (not a closing mark's), and starts where the word before it ended (the caller's monotonic rule),
+ *   but no earlier than the longest the word can last ({@link longestWordMs}) before its end:
+ *   across a pause DTW's path stays on the word before and the word after is short, so without
+ *   that bound the word after a pause (or after the other speaker's turn) would start where the
+ *   word before it ended and reach back over the whole pause.
+ * - without (no `-dtw`, or a window DTW skipped: `t_dtw` -1), the tokens' `offsets`: start of the
+ *   first timed token, end of the last. These are whisper's token timestamps, which drift by
+ *   seconds inside a long segment.
+ * Both are in whisper's decoded timeline, which VAD shortens: `toOriginal` maps them back.
+ */
+function wordTimes(word: WordTokens, toOriginal: (ms: number) => number): { startMs?: number; endMs?: number } {
+  // A punctuation mark's "end" is where the next word begins, after any pause: the word ends with its last spoken token.
+  const dtwTimed = word.tokens.filter((token) => token.t_dtw !== undefined && token.t_dtw >= 0);
+  const dtwEndCentiseconds = (dtwTimed.findLast((token) => !onlyPunctuation.test(token.text.trim())) ?? dtwTimed.at(-1))?.t_dtw;
+  if (dtwEndCentiseconds !== undefined) {
+    const endMs = toOriginal(dtwEndCentiseconds * 10);
+    return { startMs: endMs - longestWordMs(word.text), endMs };
+  }
+  const timed = word.tokens.filter((token) => token.offsets !== undefined);
+  const from = timed[0]?.offsets?.from;
+  const to = timed.at(-1)?.offsets?.to;
+  return { ...(from !== undefined ? { startMs: toOriginal(from) } : {}), ...(to !== undefined ? { endMs: toOriginal(to) } : {}) };
+}
+
+/**
+ * The longest a DTW-timed word can last, ms: 300 ms plus 150 ms per letter or digit.
+ * Conversational English runs at about 13 characters a second (~75 ms each); twice as slow
+ * covers a word drawn out or said hesitantly ("so…", "well…"), and the 300 ms a one-letter word
+ * ("I", "a") or a syllable the letters undercount. So "yes" may last 750 ms, "unfortunately"
+ * 2.25 s, while the word after a pause of several seconds no longer reaches back into it.
+ */
+function longestWordMs(text: string): number {
+  return 300 + 150 * text.replace(/[\p{P}\p{S}\s]/gu, '').length;
 }
 
 /** whisper's first special token id (end of text) in English-only and multilingual vocabularies; every special token comes after it. */

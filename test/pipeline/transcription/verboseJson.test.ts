@@ -93,6 +93,19 @@ describe('whisperJsonFromVerbose: whisper.cpp server shape (tokens inside segmen
     expect(words[7]).toMatchObject({ text: '"what.', startSeconds: 3.9, endSeconds: 4.29 });
   });
 
+  it('reads the DTW times of a server started with -dtw, as whisper-cli\'s', () => {
+    // DTW leaves each token 20 ms after its token timestamp ends, in centiseconds.
+    const dtwOf = (to: number) => to + 2;
+    const withDtw = structuredClone(serverAnswer);
+    for (const segment of withDtw.segments) for (const word of segment.words) word.t_dtw = dtwOf(Math.round(word.end * 100));
+    const cliWithDtw = structuredClone(cliJson);
+    for (const segment of cliWithDtw.transcription) for (const token of segment.tokens!) token.t_dtw = token.id < 50257 ? dtwOf(token.offsets!.to / 10) : -1;
+    const fromServer = wordsOf(parseVerboseJson(JSON.stringify(withDtw)), 4.5);
+    expect(fromServer).toEqual(wordsFromWhisperJson(cliWithDtw, { durationSeconds: 4.5, language: 'en' }));
+    expect(fromServer.slice(0, 2)).toMatchObject([{ text: 'And', startSeconds: 0, endSeconds: 0.53 }, { text: 'so', startSeconds: 0.53, endSeconds: 0.67 }]);
+    expect(fromServer[4]).toMatchObject({ text: 'Americans,', endSeconds: 2.24 });
+  });
+
   it('keeps the segments and the tokens\' texts as the server wrote them, times in ms', () => {
     const json = whisperJsonFromVerbose(verbose);
     expect(json.result).toEqual({ language: 'en' });

@@ -58,10 +58,6 @@ describe('whisperCliArguments', () => {
     expect(valueOf(args, '-nth')).toBe('0.6');
     expect(args).not.toContain('-nf');
   });
-
-  it('uses token timestamps, not the experimental DTW', () => {
-    expect(whisperCliArguments(base)).not.toContain('-dtw');
-  });
 });
 
 describe('whisper-cli and whisper-server decode alike', () => {

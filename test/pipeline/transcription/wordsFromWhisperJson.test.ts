@@ -74,6 +74,52 @@ describe('wordsFromWhisperJson', () => {
     expect(wordsFromWhisperJson(json, { durationSeconds: 2, language: 'ja' }).map((word) => word.text)).toEqual(['こんにちは', '世界。']);
   });
 
+  describe('with DTW times (t_dtw: where the alignment leaves each token, its end)', () => {
+    const token = (text: string, fromMs: number, toMs: number, dtwCentiseconds: number) => ({ text, offsets: { from: fromMs, to: toMs }, id: 100, p: 0.9, t_dtw: dtwCentiseconds });
+    // Token timestamps that drift late within the first segment, as whisper's do; DTW's times are right.
+    const json: WhisperJson = {
+      model: { multilingual: false },
+      transcription: [
+        {
+          offsets: { from: 0, to: 6000 },
+          tokens: [
+            { text: '[_BEG_]', offsets: { from: 0, to: 0 }, id: 50363, p: 1, t_dtw: -1 },
+            token(' Hello', 0, 900, 90), token('?', 900, 1000, 95),
+            // A pause of 2 s, then "Oh, hello."
+            token(' Oh', 4200, 4600, 330), token(',', 4600, 4700, 335),
+            token(' hello', 4700, 5600, 370), token('.', 5600, 6000, 380),
+          ],
+        },
+        // A window DTW skipped (too short): its tokens have no DTW time.
+        { offsets: { from: 8000, to: 9000 }, tokens: [token(' Neither', 8000, 8400, -1), token(' did', 8400, 8600, -1)] },
+      ],
+    };
+    const words = wordsFromWhisperJson(json, { durationSeconds: 10, language: 'en' });
+
+    it('ends a word where DTW leaves its last spoken token (a closing mark\'s time is the next word\'s start), centiseconds to seconds', () => {
+      expect(words.map((word) => [word.text, word.endSeconds])).toEqual([['Hello?', 0.9], ['Oh,', 3.3], ['hello.', 3.7], ['Neither', 8.4], ['did', 8.6]]);
+    });
+
+    it('starts a word where the word before it ended', () => {
+      expect(words[2]).toMatchObject({ text: 'hello.', startSeconds: 3.3 });
+    });
+
+    it('starts a word after a pause no earlier than the longest it can last (300 ms + 150 ms a letter) before its end, nor before its segment', () => {
+      // "Oh,": 3.3 s − (0.3 + 2 × 0.15) = 2.7 s, not 0.9 s where "Hello?" ended; "Hello?" would start at −0.15 s.
+      expect(words[1]).toMatchObject({ startSeconds: 2.7 });
+      expect(words[0]).toMatchObject({ startSeconds: 0 });
+    });
+
+    it('falls back to token timestamps for the words of a window without DTW times', () => {
+      expect(words.slice(3).map((word) => [word.startSeconds, word.endSeconds])).toEqual([[8, 8.4], [8.4, 8.6]]);
+    });
+
+    it('reads t_dtw from whisper-cli\'s JSON', () => {
+      const parsed = parseWhisperJson(JSON.stringify(json));
+      expect(parsed.transcription[0]!.tokens![1]!.t_dtw).toBe(90);
+    });
+  });
+
   it('gives no words for a transcription with no segments', () => {
     expect(wordsFromWhisperJson({ transcription: [] }, { durationSeconds: 11 })).toEqual([]);
   });
@@ -89,6 +135,19 @@ describe('wordsFromWhisperJson', () => {
         ['what', 5.39, 5.59], ['your', 5.59, 5.79], ['country', 5.79, 6.39],
         ['can', 8.17, 8.47], ['do', 8.47, 8.67],
       ]);
+    });
+
+    it('maps DTW times from VAD\'s shortened audio back to the recording, as token times', () => {
+      const withDtw = structuredClone(processed);
+      // DTW's time for each text token where its token timestamp ends, in centiseconds of the processed audio.
+      for (const segment of withDtw.transcription) {
+        for (const token of segment.tokens ?? []) if (token.offsets && !token.text.startsWith('[_')) token.t_dtw = token.offsets.to / 10;
+      }
+      // Words without a closing mark, whose DTW end is their token timestamps' end.
+      const ends = (json: WhisperJson) => wordsFromWhisperJson(json, { durationSeconds: 11, vadTimeMap, language: 'en' })
+        .filter((word) => /^[a-z]+$/i.test(word.text)).map((word) => [word.text, word.endSeconds]);
+      expect(ends(withDtw)).toEqual(ends(processed));
+      expect(ends(withDtw)).toContainEqual(['country', 6.39]);
     });
 
     it('leaves token times alone when whisper already mapped them (whisper.cpp 1.9.2 and later)', () => {
