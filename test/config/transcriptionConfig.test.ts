@@ -95,13 +95,13 @@ describe('transcriptionSettingsFromConfig', () => {
     }));
     expect(settings).toEqual({
       provider: 'openai',
-      http: { url: openAiUrl, language: 'de', timeoutMs: 900_000, apiKey: 'sk-site-key', modelName: 'Systran/faster-whisper-large-v3' },
+      http: { url: openAiUrl, language: 'de', beamSize: 5, timeoutMs: 900_000, apiKey: 'sk-site-key', modelName: 'Systran/faster-whisper-large-v3' },
     });
   });
 
   test('openai without a key or model name sends neither, and waits the default hour', () => {
     const settings = transcriptionSettingsFromConfig(loadConfig({ TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_URL: openAiUrl }));
-    expect(settings).toEqual({ provider: 'openai', http: { url: openAiUrl, language: 'auto', timeoutMs: 3_600_000 } });
+    expect(settings).toEqual({ provider: 'openai', http: { url: openAiUrl, language: 'auto', beamSize: 5, timeoutMs: 3_600_000 } });
   });
 
   test('local stays local, with whisper.cpp\'s options, even with a URL set', () => {

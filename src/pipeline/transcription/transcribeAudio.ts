@@ -11,7 +11,7 @@ import { parseWhisperJson, whisperLanguage } from './parseWhisperJson.js';
 import { runWhisperCli, type WhisperCliOutcome } from './runWhisperCli.js';
 import { transcriptionFailures } from './transcriptionFailures.js';
 import { VadTimeMap } from './VadTimeMap.js';
-import { whisperCliArguments } from './whisperCliArguments.js';
+import { defaultWhisperBeamSize, whisperCliArguments } from './whisperCliArguments.js';
 import { whisperDtwFor, type WhisperDtwSetting } from './whisperDtw.js';
 import { whisperPromptFor, type WhisperPrompt } from './whisperPrompt.js';
 import { whisperServerFields } from './whisperServerFields.js';
@@ -42,6 +42,8 @@ export interface TranscriptionOptions {
   threads?: number;
   /** A whisper language code (`en`, `de`…), or `auto` to detect it. Defaults to `"auto"`. */
   language?: string;
+  /** Hypotheses kept while decoding (`WHISPER_BEAM_SIZE`): 1 greedy, more is beam search. Defaults to `5`. */
+  beamSize?: number;
   /** The whisper-cli binary. Defaults to `native/bin/whisper-cli` in the install folder (built by `npm run build:native`). */
   whisperCliPath?: string;
   /** Folder in which a private folder for whisper's output is made, and removed when done. Defaults to the OS temp folder. */
@@ -113,6 +115,7 @@ export async function transcribeAudio(input: TranscriptionInput, options: Transc
       vadModelPath,
       useGpu: options.useGpu ?? true,
       prompt,
+      beamSize: options.beamSize ?? defaultWhisperBeamSize,
     });
     // Readiness reports a model whisper cannot load (an own model is verified by nothing else), until it changes or loads.
     const modelName = modelDisplayName(options.modelPath);
@@ -160,7 +163,7 @@ async function transcribeOnServer(
     { path: options.modelPath, unusable: [transcriptionFailures.modelUnusable(modelName), transcriptionFailures.memoryExceeded(modelName, options.maxMemoryBytes)] },
     options.vadModelPath === undefined ? undefined : { path: options.vadModelPath, unusable: [transcriptionFailures.vadModelUnusable(modelDisplayName(options.vadModelPath))] },
   ];
-  const fields = whisperServerFields({ language: options.language, prompt: options.prompt });
+  const fields = whisperServerFields({ language: options.language, prompt: options.prompt, beamSize: options.beamSize ?? defaultWhisperBeamSize });
   const { answer, diagnosticLines } = await whileLoadingModels(models, async () => {
     try {
       return await server.transcribe(input.audioPath, fields, input.durationSeconds, context);

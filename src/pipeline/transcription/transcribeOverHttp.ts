@@ -5,6 +5,7 @@ import type { Transcription } from '../speechTypes.js';
 import type { TranscriptionInput } from './transcribeAudio.js';
 import { VerboseJsonError, wordsFromVerboseJson } from './verboseJson.js';
 import { whisperPromptWithoutVocabulary } from './whisperPrompt.js';
+import { defaultWhisperBeamSize } from './whisperCliArguments.js';
 import { whisperServerFields } from './whisperServerFields.js';
 
 /** The site's own transcription server (`TRANSCRIPTION_PROVIDER=openai`). */
@@ -21,6 +22,8 @@ export interface HttpTranscriptionOptions {
    * Defaults to `"auto"`.
    */
   language?: string;
+  /** Hypotheses kept while decoding, sent to a whisper.cpp server only (`WHISPER_BEAM_SIZE`; OpenAI's API has no such field). Defaults to `5`. */
+  beamSize?: number;
   /** Longest wait for the answer, ms. */
   timeoutMs: number;
 }
@@ -105,13 +108,13 @@ function detailOf(answer: HttpAnswer, apiKey: string | undefined): string {
  * OpenAI's (`model`, `timestamp_granularities[]`, `language` unless auto, `prompt` when there
  * is one) or whisper.cpp's ({@link whisperServerFields}, plus `model` when one is configured).
  */
-export function transcriptionRequestFields(options: Pick<HttpTranscriptionOptions, 'url' | 'language' | 'modelName'>, prompt?: string): [string, string][] {
+export function transcriptionRequestFields(options: Pick<HttpTranscriptionOptions, 'url' | 'language' | 'modelName' | 'beamSize'>, prompt?: string): [string, string][] {
   const language = options.language ?? 'auto';
   const modelName = modelNameOf(options);
   const model: [string, string][] = modelName ? [['model', modelName]] : [];
   if (transcriptionApiOf(options.url) === 'whisper.cpp') {
     // The site's model is not at hand to count the prompt's tokens: its bytes bound them.
-    return [...model, ...whisperServerFields({ language, prompt: prompt === undefined ? undefined : whisperPromptWithoutVocabulary(prompt) })];
+    return [...model, ...whisperServerFields({ language, prompt: prompt === undefined ? undefined : whisperPromptWithoutVocabulary(prompt), beamSize: options.beamSize ?? defaultWhisperBeamSize })];
   }
   return [
     ['response_format', 'verbose_json'],

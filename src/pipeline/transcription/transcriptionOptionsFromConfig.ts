@@ -12,7 +12,7 @@ import { whisperDtwFor } from './whisperDtw.js';
 
 /** The transcription stage's options from the service's configuration (model paths resolved from the install folder). */
 export function transcriptionOptionsFromConfig(
-  config: Pick<Config, 'WHISPER_MODEL' | 'VAD_MODEL' | 'WHISPER_THREADS' | 'WHISPER_LANGUAGE'> & Partial<Pick<Config, 'GPU' | 'WHISPER_CLI' | 'WHISPER_DTW'>>,
+  config: Pick<Config, 'WHISPER_MODEL' | 'VAD_MODEL' | 'WHISPER_THREADS' | 'WHISPER_LANGUAGE'> & Partial<Pick<Config, 'GPU' | 'WHISPER_CLI' | 'WHISPER_DTW' | 'WHISPER_BEAM_SIZE'>>,
   extra: Pick<TranscriptionOptions, 'tempDir' | 'whisperCliPath'> = {},
 ): TranscriptionOptions {
   return {
@@ -21,6 +21,7 @@ export function transcriptionOptionsFromConfig(
     threads: config.WHISPER_THREADS,
     language: config.WHISPER_LANGUAGE,
     dtw: config.WHISPER_DTW ?? 'auto',
+    ...(config.WHISPER_BEAM_SIZE === undefined ? {} : { beamSize: config.WHISPER_BEAM_SIZE }),
     ...(config.GPU === 'off' ? { useGpu: false } : {}),
     ...(config.WHISPER_CLI ? { whisperCliPath: resolveModelPath(config.WHISPER_CLI) } : {}),
     ...extra,
@@ -44,6 +45,7 @@ export function transcriptionSettingsFromConfig(config: TranscriptionConfig): Tr
   const http: HttpTranscriptionOptions = {
     url: config.TRANSCRIPTION_URL!,
     language: config.WHISPER_LANGUAGE,
+    ...(config.WHISPER_BEAM_SIZE === undefined ? {} : { beamSize: config.WHISPER_BEAM_SIZE }),
     timeoutMs: config.TRANSCRIPTION_TIMEOUT_SECONDS * 1000,
     ...(config.TRANSCRIPTION_API_KEY ? { apiKey: config.TRANSCRIPTION_API_KEY } : {}),
     ...(config.TRANSCRIPTION_MODEL_NAME ? { modelName: config.TRANSCRIPTION_MODEL_NAME } : {}),

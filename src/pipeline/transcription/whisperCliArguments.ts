@@ -19,6 +19,8 @@ export interface WhisperCliArgumentsInput {
   prompt?: WhisperPrompt | undefined;
   /** DTW word timing with this preset (see whisperDtw.ts). Defaults to none: token timestamps. */
   dtw?: WhisperDtwChoice;
+  /** Hypotheses kept while decoding (`WHISPER_BEAM_SIZE`): 1 decodes greedily, more is beam search of that width. */
+  beamSize: number;
 }
 
 /**
@@ -42,7 +44,7 @@ export function whisperCliArguments(input: WhisperCliArgumentsInput): string[] {
     '-of', input.outputBase,
     // Progress lines (`progress =  40%`) on stderr.
     '-pp',
-    ...whisperDecodingArguments(input.prompt?.maxContext ?? 0),
+    ...whisperDecodingArguments({ maxContext: input.prompt?.maxContext ?? 0, beamSize: input.beamSize }),
     ...(input.prompt ? ['--prompt', input.prompt.text, '--carry-initial-prompt'] : []),
   ];
   if (input.vadModelPath !== undefined) {
@@ -70,12 +72,18 @@ export interface WhisperDecodingSetting {
 }
 
 /**
- * Beam search as whisper-cli 1.9 does it by default, stated so that a new version, or a
- * server's other defaults, cannot change it under us.
+ * The search, stated in full so that a new version, or a server's other defaults, cannot change
+ * it under us. `beamSize` (WHISPER_BEAM_SIZE) hypotheses are kept at temperature 0: 1 is greedy
+ * decoding, the likeliest token at each step (whisper-server's own default, -1, is the same);
+ * the default is whisper-cli 1.9's own, a beam of 5. Which costs less depends on the prompt
+ * (BENCHMARKS.md, "Decoding cost"): without one, greedy decoding took 0.6 times the CPU with
+ * base and read as well; with a call's names as the prompt, more windows fail the thresholds
+ * below and fall back to sampling five candidates, and greedy decoding then cost more.
  */
-const searchSettings: readonly WhisperDecodingSetting[] = [
-  // Five hypotheses kept at temperature 0 (whisper-server's own default is greedy: -1).
-  { flag: '-bs', field: 'beam_size', value: '5' },
+export const defaultWhisperBeamSize = 5;
+
+const searchSettings = (beamSize: number): WhisperDecodingSetting[] => [
+  { flag: '-bs', field: 'beam_size', value: String(beamSize) },
   // Five samples at each fallback temperature, the likeliest kept (whisper-server's default: 2).
   { flag: '-bo', field: 'best_of', value: '5' },
   { flag: '-tp', field: 'temperature', value: '0' },
@@ -107,9 +115,17 @@ const antiHallucinationSettings: readonly WhisperDecodingSetting[] = [
   { flag: '-nth', field: 'no_speech_thold', value: '0.6' },
 ];
 
-/** Every decoding setting, with the text context (`-mc`, `max_context`) set to `maxContext` tokens. */
-function decodingSettings(maxContext: number): WhisperDecodingSetting[] {
-  return [...searchSettings, ...antiHallucinationSettings].map((setting) => (setting.flag === '-mc' ? { ...setting, value: String(maxContext) } : setting));
+/** What varies per call between the decoding settings: the text context and the beam. */
+export interface WhisperDecoding {
+  /** Tokens of text context (`-mc`, `max_context`): 0 unless a prompt needs room (see WhisperPrompt). */
+  maxContext: number;
+  /** Hypotheses kept (`-bs`, `beam_size`): 1 is greedy. */
+  beamSize: number;
+}
+
+/** Every decoding setting for `decoding`. */
+function decodingSettings({ maxContext, beamSize }: WhisperDecoding): WhisperDecodingSetting[] {
+  return [...searchSettings(beamSize), ...antiHallucinationSettings].map((setting) => (setting.flag === '-mc' ? { ...setting, value: String(maxContext) } : setting));
 }
 
 /** Settings as whisper-cli arguments: the flag, then the value unless it is a switch. */
@@ -122,14 +138,14 @@ export function fieldsOf(settings: readonly WhisperDecodingSetting[]): [string, 
   return settings.map(({ field, value }) => [field, value === true ? 'true' : value]);
 }
 
-/** whisper-cli's decoding arguments; `maxContext` is 0 (no context) unless a prompt needs room. */
-export function whisperDecodingArguments(maxContext: number): string[] {
-  return argumentsOf(decodingSettings(maxContext));
+/** whisper-cli's decoding arguments. */
+export function whisperDecodingArguments(decoding: WhisperDecoding): string[] {
+  return argumentsOf(decodingSettings(decoding));
 }
 
 /** The same settings as whisper-server's `/inference` form fields. */
-export function whisperDecodingFields(maxContext: number): [string, string][] {
-  return fieldsOf(decodingSettings(maxContext));
+export function whisperDecodingFields(decoding: WhisperDecoding): [string, string][] {
+  return fieldsOf(decodingSettings(decoding));
 }
 
 /** The anti-hallucination settings alone as whisper-cli arguments (for evaluations that choose their own search). */

@@ -19,14 +19,14 @@ const unsplitSegmentCharacters = 100_000;
  * else (`max_context`, see {@link WhisperPrompt}). Every setting travels in the request, so a
  * site's server decodes the call as our whisper-cli does, whatever flags it was started with.
  */
-export function whisperServerFields(input: { language: string; prompt?: WhisperPrompt | undefined }): [string, string][] {
+export function whisperServerFields(input: { language: string; prompt?: WhisperPrompt | undefined; beamSize: number }): [string, string][] {
   const { prompt } = input;
   return [
     ['response_format', 'verbose_json'],
     ['token_timestamps', 'true'],
     ['max_len', String(unsplitSegmentCharacters)],
     ['language', input.language],
-    ...whisperDecodingFields(prompt?.maxContext ?? 0),
+    ...whisperDecodingFields({ maxContext: prompt?.maxContext ?? 0, beamSize: input.beamSize }),
     ...fieldsOf(whisperVadSettings),
     ...(prompt ? [['prompt', prompt.text], ['carry_initial_prompt', 'true']] as [string, string][] : []),
   ];

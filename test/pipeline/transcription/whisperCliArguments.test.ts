@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { antiHallucinationArguments, whisperCliArguments } from '../../../src/pipeline/transcription/whisperCliArguments.js';
 import { whisperServerFields } from '../../../src/pipeline/transcription/whisperServerFields.js';
 
-const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto' };
+const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto', beamSize: 5 };
 
 /** The value after `flag`, or undefined. */
 function valueOf(args: readonly string[], flag: string): string | undefined {
@@ -67,15 +67,16 @@ describe('whisper-cli and whisper-server decode alike', () => {
     '-et': 'entropy_thold', '-lpt': 'logprob_thold', '-nth': 'no_speech_thold', '-mc': 'max_context',
   } as const;
 
-  it('whisper-cli is told beam 5, best of 5 and the fallback temperatures, not left to its defaults', () => {
-    const args = whisperCliArguments(base);
-    expect(Object.fromEntries(['-bs', '-bo', '-tp', '-tpi'].map((flag) => [flag, valueOf(args, flag)]))).toEqual({ '-bs': '5', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
+  it('whisper-cli is told the beam (WHISPER_BEAM_SIZE), best of 5 and the fallback temperatures, not left to its defaults (its own beam is 5)', () => {
+    const searchOf = (args: string[]) => Object.fromEntries(['-bs', '-bo', '-tp', '-tpi'].map((flag) => [flag, valueOf(args, flag)]));
+    expect(searchOf(whisperCliArguments(base))).toEqual({ '-bs': '5', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
+    expect(searchOf(whisperCliArguments({ ...base, beamSize: 1 }))).toEqual({ '-bs': '1', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
   });
 
   it('each request to whisper-server carries every decoding setting whisper-cli is given, with the same value (its own defaults are greedy, best of 2)', () => {
-    for (const prompt of [undefined, { text: 'Zentrix, Maria Lopez.', maxContext: 9 }]) {
-      const args = whisperCliArguments({ ...base, prompt });
-      const fields = new Map(whisperServerFields({ language: 'auto', prompt }));
+    for (const [prompt, beamSize] of [[undefined, 1], [{ text: 'Zentrix, Maria Lopez.', maxContext: 9 }, 5]] as const) {
+      const args = whisperCliArguments({ ...base, prompt, beamSize });
+      const fields = new Map(whisperServerFields({ language: 'auto', prompt, beamSize }));
       for (const [flag, field] of Object.entries(fieldOfFlag)) expect(fields.get(field), field).toBe(valueOf(args, flag));
       expect(fields.get('suppress_nst')).toBe(args.includes('--suppress-nst') ? 'true' : undefined);
       expect(fields.get('token_timestamps')).toBe('true');
@@ -89,7 +90,7 @@ describe('whisper-cli and whisper-server decode alike', () => {
       '--vad-speech-pad-ms': 'vad_speech_pad_ms', '--vad-samples-overlap': 'vad_samples_overlap',
     } as const;
     const args = whisperCliArguments({ ...base, vadModelPath: '/m/vad.bin' });
-    const fields = new Map(whisperServerFields({ language: 'en' }));
+    const fields = new Map(whisperServerFields({ language: 'en', beamSize: 1 }));
     for (const [flag, field] of Object.entries(vadFieldOfFlag)) {
       expect(valueOf(args, flag), flag).toBeDefined();
       expect(fields.get(field), field).toBe(valueOf(args, flag));
@@ -97,7 +98,7 @@ describe('whisper-cli and whisper-server decode alike', () => {
   });
 
   it('whisper-server keeps segments whole, as whisper-cli does (its default 0 means 60 characters, split between any two tokens)', () => {
-    expect(Number(new Map(whisperServerFields({ language: 'en' })).get('max_len'))).toBeGreaterThanOrEqual(10_000);
+    expect(Number(new Map(whisperServerFields({ language: 'en', beamSize: 1 })).get('max_len'))).toBeGreaterThanOrEqual(10_000);
     expect(whisperCliArguments(base)).not.toContain('-ml');
   });
 });

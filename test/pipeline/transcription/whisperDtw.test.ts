@@ -86,7 +86,7 @@ describe('the DTW preset from a ggml model\'s header', () => {
 });
 
 describe('whisper-cli\'s arguments for DTW', () => {
-  const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto' };
+  const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto', beamSize: 5 };
 
   it('passes the preset with flash attention off (whisper.cpp 1.9 drops DTW silently with it on)', () => {
     const args = whisperCliArguments({ ...base, dtw: { preset: 'base.en' } });

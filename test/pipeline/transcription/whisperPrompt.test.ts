@@ -75,7 +75,7 @@ describe('whisperPromptFor', () => {
 });
 
 describe('the prompt in whisper.cpp\'s requests', () => {
-  const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto' };
+  const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto', beamSize: 1 };
   const valueOf = (args: readonly string[], flag: string) => args[args.indexOf(flag) + 1];
 
   it('whisper-cli: --prompt as one argument, carried before every window, and -mc raised to its size only', () => {
@@ -97,9 +97,9 @@ describe('the prompt in whisper.cpp\'s requests', () => {
   });
 
   it('whisper-server: prompt and carry_initial_prompt fields with a prompt and max_context raised to its size; no prompt fields and max_context 0 without', () => {
-    const withPrompt = new Map(whisperServerFields({ language: 'de', prompt: { text: 'Zentrix, Maria Lopez.', maxContext: 9 } }));
+    const withPrompt = new Map(whisperServerFields({ language: 'de', prompt: { text: 'Zentrix, Maria Lopez.', maxContext: 9 }, beamSize: 1 }));
     expect([withPrompt.get('prompt'), withPrompt.get('carry_initial_prompt'), withPrompt.get('max_context')]).toEqual(['Zentrix, Maria Lopez.', 'true', '9']);
-    const without = new Map(whisperServerFields({ language: 'en' }));
+    const without = new Map(whisperServerFields({ language: 'en', beamSize: 1 }));
     expect([without.has('prompt'), without.has('carry_initial_prompt'), without.get('max_context')]).toEqual([false, false, '0']);
   });
 
