@@ -14,15 +14,16 @@ import { stubWhisperModel } from './transcriptionTestFiles.js';
 /** The headers of OpenAI's released Whisper models (whisper.cpp's `ggml-*.bin`), ftype f16. */
 const released = {
   tiny: { n_vocab: 51865, n_audio_ctx: 1500, n_audio_state: 384, n_audio_head: 6, n_audio_layer: 4, n_text_ctx: 448, n_text_state: 384, n_text_head: 6, n_text_layer: 4, n_mels: 80, ftype: 1 },
+  base: { n_vocab: 51865, n_audio_ctx: 1500, n_audio_state: 512, n_audio_head: 8, n_audio_layer: 6, n_text_ctx: 448, n_text_state: 512, n_text_head: 8, n_text_layer: 6, n_mels: 80, ftype: 1 },
   small: { n_vocab: 51865, n_audio_ctx: 1500, n_audio_state: 768, n_audio_head: 12, n_audio_layer: 12, n_text_ctx: 448, n_text_state: 768, n_text_head: 12, n_text_layer: 12, n_mels: 80, ftype: 1 },
   medium: { n_vocab: 51865, n_audio_ctx: 1500, n_audio_state: 1024, n_audio_head: 16, n_audio_layer: 24, n_text_ctx: 448, n_text_state: 1024, n_text_head: 16, n_text_layer: 24, n_mels: 80, ftype: 1 },
   large: { n_vocab: 51865, n_audio_ctx: 1500, n_audio_state: 1280, n_audio_head: 20, n_audio_layer: 32, n_text_ctx: 448, n_text_state: 1280, n_text_head: 20, n_text_layer: 32, n_mels: 80, ftype: 1 },
 } satisfies Record<string, WhisperHyperParameters>;
 
 describe('the DTW preset from a ggml model\'s header', () => {
-  it('names tiny.en for the converted real tiny.en, base for the converted real base (realModel headers)', async () => {
+  // Only tiny.en is fetched for the tests (`npm test` runs models:eval for it alone); base's shape is checked below.
+  it('names tiny.en for the converted real tiny.en (its header as the converter writes it)', async () => {
     expect(await whisperDtwFor('auto', requireEvalModelFile('whisper-tiny.en', 'whisperGgml'))).toEqual({ preset: 'tiny.en' });
-    expect(await whisperDtwFor('auto', requireEvalModelFile('whisper-base', 'whisperGgml'))).toEqual({ preset: 'base' });
   });
 
   it('names tiny.en for the structure-only stub, whose header is tiny.en\'s', async () => {
@@ -32,6 +33,8 @@ describe('the DTW preset from a ggml model\'s header', () => {
 
   it('tells English-only from multilingual by the vocabulary, and each size by its shape', () => {
     expect(whisperDtwPresetOf(released.tiny)).toEqual({ preset: 'tiny' });
+    expect(whisperDtwPresetOf(released.base)).toEqual({ preset: 'base' });
+    expect(whisperDtwPresetOf({ ...released.base, n_vocab: 51864 })).toEqual({ preset: 'base.en' });
     expect(whisperDtwPresetOf({ ...released.small, n_vocab: 51864 })).toEqual({ preset: 'small.en' });
     expect(whisperDtwPresetOf(released.medium)).toEqual({ preset: 'medium' });
     expect(whisperDtwPresetOf({ ...released.medium, n_vocab: 51864, ftype: 2 })).toEqual({ preset: 'medium.en' });
