@@ -85,6 +85,33 @@ const sourcePatches = [
     find: '                    whisper_exp_compute_token_level_timestamps_dtw(\n                            ctx, state, params, result_all.size() - n_segments, n_segments, seek, n_frames, 7, params.n_threads);\n',
     replace: '                    if (n_frames / 2 > 7) // Callscope: no DTW for a window narrower than its median filter (scripts/buildWhisper.mjs)\n                    whisper_exp_compute_token_level_timestamps_dtw(\n                            ctx, state, params, result_all.size() - n_segments, n_segments, seek, n_frames, 7, params.n_threads);\n',
   },
+  {
+    file: 'src/whisper.cpp',
+    // The call's names, carried as the prompt before every 30 s window, often send whisper into
+    // the mode it learnt from transcripts without timestamps: it reads the window as one
+    // stretch of text and skips some of it, whisper.cpp counts a window without a timestamp as
+    // failed, and decodes it again at 0.2 and 0.4 (five samples each, still with the prompt,
+    // which fails the same way) until 0.6, where the prompt is dropped. With base on a 5-minute
+    // call, 30 of its windows' decodes were such failures, three times the CPU of no prompt
+    // (BENCHMARKS.md, "Where base's time goes"). So, when an initial prompt is carried, a window
+    // that fails with it is decoded once more at the same temperature without it, and the
+    // higher temperatures follow without it too.
+    find: '    } else {\n        temperatures.push_back(params.temperature);\n    }\n',
+    replace: '    } else {\n        temperatures.push_back(params.temperature);\n    }\n    // Callscope: a window that fails with the carried prompt is decoded again without it first (scripts/buildWhisper.mjs)\n    const bool retry_without_prompt = params.carry_initial_prompt && temperatures.size() > 1;\n    if (retry_without_prompt) temperatures.insert(temperatures.begin() + 1, params.temperature);\n',
+  },
+  {
+    file: 'src/whisper.cpp',
+    // The retry without the prompt (above) is skipped where there was none to drop: no prompt, or
+    // whisper.cpp dropped it itself for the last half second of the audio.
+    find: '        for (int it = 0; it < (int) temperatures.size(); ++it) {\n            const float t_cur = temperatures[it];\n',
+    replace: '        for (int it = 0; it < (int) temperatures.size(); ++it) {\n            if (retry_without_prompt && it == 1 && prompt_past0.empty()) continue; // Callscope (scripts/buildWhisper.mjs)\n            const float t_cur = temperatures[it];\n',
+  },
+  {
+    file: 'src/whisper.cpp',
+    // From the retry on, the window is decoded without the prompt (above).
+    find: '                if (params.n_max_text_ctx > 0 && t_cur < WHISPER_HISTORY_CONDITIONING_TEMP_CUTOFF) {\n',
+    replace: '                if (params.n_max_text_ctx > 0 && t_cur < WHISPER_HISTORY_CONDITIONING_TEMP_CUTOFF && !(retry_without_prompt && it >= 1)) { // Callscope (scripts/buildWhisper.mjs)\n',
+  },
 ];
 
 const baseFlags = [

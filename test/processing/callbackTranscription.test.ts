@@ -437,8 +437,8 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
       suppress_nst: ['true'], entropy_thold: ['2.4'], logprob_thold: ['-1.0'], no_speech_thold: ['0.6'],
       // And its VAD settings (used where the server was started with a VAD model).
       vad_threshold: ['0.35'], vad_min_speech_duration_ms: ['100'], vad_min_silence_duration_ms: ['100'], vad_speech_pad_ms: ['30'], vad_samples_overlap: ['0.1'],
-      // The prompt's 7 bytes bound its tokens, plus whisper's [_PREV_].
-      prompt: ['Sheila.'], carry_initial_prompt: ['true'], max_context: ['8'],
+      // Led by a space as OpenAI's whisper gives a prompt; its 8 bytes bound its tokens, plus whisper's [_PREV_].
+      prompt: [' Sheila.'], carry_initial_prompt: ['true'], max_context: ['9'],
       job_id: [firstJob.jobId], callback_url: [service.callbackUrl],
     });
 

@@ -10,17 +10,27 @@ import { ggmlMagic, whisperHeaderBytes } from './whisperModelHeader.js';
  * never fed back. With `--carry-initial-prompt` the prompt is put before every 30 s window,
  * and the context budget left after it (minus one slot for the `[_PREV_]` marker) is filled
  * with the text decoded so far: a context of the prompt's tokens + 1 leaves none for that.
+ *
+ * The text starts with a space, as OpenAI's whisper and faster-whisper give a prompt to the
+ * model (`" " + prompt.strip()`); whisper.cpp tokenizes the prompt as it is given. The model
+ * reads a prompt as the end of the previous window's text, whose words begin with a space
+ * (" Daniel"); without it the first name is another token ("Daniel"). Measured with base on
+ * the five-minute support call, greedy: 13.9 % WER without the space, 10.1 % with it
+ * (BENCHMARKS.md, "Where base's time goes").
  */
 export interface WhisperPrompt {
+  /** The prompt as whisper.cpp is given it: `" " + ` the call's prompt. */
   text: string;
   /** Tokens of text context: the prompt's tokens plus one (whisper.cpp caps it at half its text context, 224). */
   maxContext: number;
 }
 
 /** The prompt for a call transcribed by the whisper.cpp model at `modelPath` (its vocabulary counts the tokens). */
-export async function whisperPromptFor(text: string, modelPath: string): Promise<WhisperPrompt> {
+export async function whisperPromptFor(prompt: string, modelPath: string): Promise<WhisperPrompt> {
   const vocabulary = await WhisperVocabulary.fromModelFile(modelPath).catch(() => undefined);
-  return vocabulary ? { text, maxContext: vocabulary.tokenCount(text) + 1 } : whisperPromptWithoutVocabulary(text);
+  if (!vocabulary) return whisperPromptWithoutVocabulary(prompt);
+  const text = asPreviousText(prompt);
+  return { text, maxContext: vocabulary.tokenCount(text) + 1 };
 }
 
 /**
@@ -28,8 +38,14 @@ export async function whisperPromptFor(text: string, modelPath: string): Promise
  * prompt's bytes bound its tokens (each takes at least one), so the whole prompt is kept, and at
  * most the difference in decoded text rides along.
  */
-export function whisperPromptWithoutVocabulary(text: string): WhisperPrompt {
+export function whisperPromptWithoutVocabulary(prompt: string): WhisperPrompt {
+  const text = asPreviousText(prompt);
   return { text, maxContext: Buffer.byteLength(text, 'utf8') + 1 };
+}
+
+/** The prompt as the previous text the model was trained on: led by a space (see {@link WhisperPrompt}). */
+function asPreviousText(prompt: string): string {
+  return ` ${prompt.trim()}`;
 }
 
 /** After the magic and the hyperparameters: the mel filters' two int32 dimensions, bytes. */

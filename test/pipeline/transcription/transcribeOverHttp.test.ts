@@ -296,10 +296,11 @@ describe('transcribeOverHttp to whisper.cpp\'s server (/inference)', () => {
     expect(await textFieldsOf(received[0]!)).toEqual(sortedFields([
       ['carry_initial_prompt', 'true'],
       ['language', 'de'],
-      ['prompt', 'Zentrix, Jürgen Weiß.'],
+      // Led by a space, as OpenAI's whisper gives a prompt to the model.
+      ['prompt', ' Zentrix, Jürgen Weiß.'],
       ...whisperCppFields,
-      // The site's model is not at hand to count tokens: the prompt's 23 bytes bound them, plus whisper's [_PREV_].
-      ['max_context', '24'],
+      // The site's model is not at hand to count tokens: the prompt's 24 bytes bound them, plus whisper's [_PREV_].
+      ['max_context', '25'],
     ]));
   });
 

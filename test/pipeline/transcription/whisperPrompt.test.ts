@@ -65,12 +65,20 @@ describe('WhisperVocabulary (the tokens of a ggml model)', () => {
 describe('whisperPromptFor', () => {
   it('gives whisper.cpp a text context of exactly the prompt\'s tokens and the [_PREV_] marker', async () => {
     const prompt = await whisperPromptFor(prompts[0]!, stubWhisperModel);
-    const tokens = (await WhisperVocabulary.fromModelFile(stubWhisperModel)).tokenCount(prompts[0]!);
-    expect(prompt).toEqual({ text: prompts[0], maxContext: tokens + 1 });
+    const tokens = (await WhisperVocabulary.fromModelFile(stubWhisperModel)).tokenCount(` ${prompts[0]!}`);
+    expect(prompt).toEqual({ text: ` ${prompts[0]!}`, maxContext: tokens + 1 });
+  });
+
+  it('leads the prompt with one space, as OpenAI\'s whisper and faster-whisper give it to the model', async () => {
+    const vocabulary = await WhisperVocabulary.fromModelFile(stubWhisperModel);
+    const prompt = await whisperPromptFor('Daniel, Margaret Okafor.', stubWhisperModel);
+    expect(prompt.text).toBe(' Daniel, Margaret Okafor.');
+    // " Daniel" and "Daniel" are two different word pieces of the vocabulary, one token each.
+    expect(vocabulary.tokenCount(prompt.text)).toBe(prompt.maxContext - 1);
   });
 
   it('without a readable vocabulary, bounds the tokens by the bytes (the whole prompt still fits)', async () => {
-    expect(await whisperPromptFor('Zoë', join(folder, 'missing.bin'))).toEqual({ text: 'Zoë', maxContext: 5 });
+    expect(await whisperPromptFor('Zoë', join(folder, 'missing.bin'))).toEqual({ text: ' Zoë', maxContext: 6 });
   });
 });
 
@@ -105,9 +113,10 @@ describe('the prompt in whisper.cpp\'s requests', () => {
 
   it('a site\'s whisper.cpp server (its model not at hand): max_context bounded by the prompt\'s bytes, so the whole prompt is kept', () => {
     const text = 'Zentrix, Jürgen Weiß.';
-    expect(whisperPromptWithoutVocabulary(text)).toEqual({ text, maxContext: Buffer.byteLength(text) + 1 });
+    // Led by a space (24 bytes with it), plus whisper's [_PREV_].
+    expect(whisperPromptWithoutVocabulary(text)).toEqual({ text: ` ${text}`, maxContext: Buffer.byteLength(` ${text}`) + 1 });
     const fields = new Map(transcriptionRequestFields({ url: 'http://asr:8080/inference', language: 'de' }, text));
-    expect(fields.get('max_context')).toBe(String(Buffer.byteLength(text) + 1));
+    expect([fields.get('prompt'), fields.get('max_context')]).toEqual([` ${text}`, '25']);
   });
 
   it('a call with a prompt runs through the real whisper-cli (structure-only model)', async () => {
