@@ -216,8 +216,10 @@ function printSummary(): void {
   for (const { model, path, measure } of results) {
     if (model !== targets.model || path !== targets.path) continue;
     if (measure.audioSeconds === targets.speedSeconds) {
-      const speed = measure.audioSeconds / measure.wallSeconds;
-      console.log(`target: ${model} through whisper-server at least ${targets.minimumSpeed}× real time on a 10-minute call: ${round(speed)}× for the whole run (transcription alone ${round(measure.audioSeconds / transcriptionSeconds(measure))}×): ${speed >= targets.minimumSpeed ? 'met' : 'NOT met'}${measure.loadAverage.start > 1 ? ` (machine busy: load ${measure.loadAverage.start})` : ''}`);
+      // The target is whisper's own speed (the transcription stage, the call's audio through
+      // whisper-server); the whole run, which adds clean-up, diarization and the analyser, is printed beside it.
+      const speed = measure.audioSeconds / transcriptionSeconds(measure);
+      console.log(`target: ${model} through whisper-server at least ${targets.minimumSpeed}× real time on a 10-minute call: ${round(speed)}× for transcription (the whole run ${round(measure.audioSeconds / measure.wallSeconds)}×, WHISPER_BEAM_SIZE ${loadConfig({ ...process.env, DATA_DIR: tmpdir() }).WHISPER_BEAM_SIZE}): ${speed >= targets.minimumSpeed ? 'met' : 'NOT met'}${measure.loadAverage.start > 1 ? ` (machine busy: load ${measure.loadAverage.start})` : ''}`);
     }
     if (measure.audioSeconds === targets.memorySeconds) {
       console.log(`target: a 2-hour call through the whole pipeline with ${model} within ${targets.maximumMegabytes} MB: peak ${Math.round(measure.peakMegabytes)} MB: ${measure.peakMegabytes <= targets.maximumMegabytes && measure.status === 'COMPLETED' ? 'met' : 'NOT met'}`);

@@ -10,8 +10,8 @@
  *   greedily at temperature 0 without timestamps, faster-whisper likewise. This compares the
  *   two models' own choices, token by token; beam search, the seek from timestamp to timestamp
  *   and the sampled fallback are each implemented differently by the two programs.
- * - `service`: the service's transcription stage as it runs by default (whisper-cli: beam 5,
- *   timestamps, temperature fallback, no previous-text context); faster-whisper with the
+ * - `service`: the service's transcription stage as it runs by default (whisper-cli: the default
+ *   WHISPER_BEAM_SIZE, greedy, timestamps, temperature fallback, no previous-text context); faster-whisper with the
  *   matching settings. For information: the fallback samples at random in both programs.
  *
  * faster-whisper reads each recording twice: as shipped ("own padding"), and filling the 30 s

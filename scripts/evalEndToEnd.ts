@@ -15,7 +15,9 @@
  *   (scripts/models/englishNormaliser.ts): WER with the speakers ignored, cpWER (concatenated
  *   minimum-permutation WER) and the reference's speaker turns kept (a turn is kept when most of
  *   its recognised words went to the speaker paired with its reference speaker; see
- *   scripts/evaluation/speakerAttributedScoring.ts). Target: every reference turn kept;
+ *   scripts/evaluation/speakerAttributedScoring.ts). Target: every reference turn kept. The
+ *   same scores once more for the same recognised words aligned to the reference's own turns
+ *   (its .rttm) instead of the diarization's: the alignment of real words alone;
  * - every recording: DER against its .rttm of the diarization stage alone (as eval:diarization
  *   scores it) and of the transcript's segments, words and speakers that came out, whether the
  *   transcript is attributed;
@@ -39,12 +41,17 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalPipelineRun } from '../src/cli/LocalPipelineRun.js';
 import { loadConfig } from '../src/config/loadConfig.js';
+import type { Transcript } from '../src/domain/transcripts/transcriptSchema.js';
 import { threadResources } from '../src/infrastructure/workers/WorkerResources.js';
+import { alignWordsToSpeakers } from '../src/pipeline/alignment/alignWordsToSpeakers.js';
 import { cleanAudio } from '../src/pipeline/cleanup/cleanAudio.js';
 import { diarizeAudio } from '../src/pipeline/diarization/diarizeAudio.js';
 import { parseRttm } from '../src/pipeline/diarization/scoring/rttm.js';
 import { scoreDiarization } from '../src/pipeline/diarization/scoring/scoreDiarization.js';
+import { buildTranscript } from '../src/pipeline/normalization/buildTranscript.js';
 import type { SpeakerTurn } from '../src/pipeline/speechTypes.js';
+import { transcribeWith, transcriptionSettingsFromConfig } from '../src/pipeline/transcription/transcriptionOptionsFromConfig.js';
+import { transcriptionPrompt, vocabularyTerms } from '../src/pipeline/transcription/transcriptionPrompt.js';
 import { speechOptionsFromConfig } from '../src/processing/productionPipeline.js';
 import { modelsWithSharedFallback } from './benchSupport.js';
 import { loadEndToEndRecordings, type EndToEndRecording } from './evaluation/endToEndRecordings.js';
@@ -65,6 +72,12 @@ interface ModelRun {
   api: Record<string, PipelineOutput>;
   /** The telephone call through `npx callscope process` without the user's and the contact's names (so whisper gets no prompt). */
   telephoneWithoutNames: PipelineOutput;
+  /**
+   * The telephone call's recognised words (with the names, as `process` transcribes them) aligned
+   * to the reference's own turns (its .rttm) instead of the diarization's: the alignment scored
+   * with the diarization's errors taken out. Absent from runs kept before it was added.
+   */
+  telephoneOnReferenceTurns?: Transcript;
 }
 
 const { values } = parseArgs({ options: { models: { type: 'string', default: 'whisper-tiny.en,whisper-base' }, recordings: { type: 'string' }, outputs: { type: 'string' }, rescore: { type: 'string' } } });
@@ -156,6 +169,11 @@ try {
     }
     console.log(`  without the names (no --user-name, no contact: whisper gets no prompt): WER ${percent(withoutNames.words.rate)}, cpWER ${percent(withoutNames.cpWer.rate)}, `
       + `${turnsKept(withoutNames)}, the transcript's turns ${withoutNames.hypothesisTurns}`);
+    const onReferenceTurns = run.telephoneOnReferenceTurns ? await scoreAgainstStm(run.telephoneOnReferenceTurns, stm) : undefined;
+    if (onReferenceTurns) {
+      console.log(`  the same recognised words aligned to ${basename(telephone.rttm)}'s turns instead of the diarization's (the alignment alone): cpWER ${percent(onReferenceTurns.cpWer.rate)}, `
+        + `${turnsKept(onReferenceTurns)}, of which with no recognised word: ${onReferenceTurns.turns.flatMap((turn, index) => (turn.recognisedWords === 0 ? [index + 1] : [])).join(', ') || 'none'}`);
+    }
     console.table(scores.cli.turns.map((turn, index) => ({
       turn: index + 1, speaker: turn.speaker, said: shortened(scores.cli.referenceWords.slice(turn.firstWord, turn.endWord).join(' '), 40), words: turn.endWord - turn.firstWord, recognised: turn.recognisedWords,
       'attributed to': Object.entries(turn.attributedTo).map(([speakerId, count]) => `${speakerId}×${count}`).join(' ') || '—',
@@ -202,6 +220,7 @@ try {
       model: modelId, 'CLI = API': differing.length === 0 ? 'yes' : `no (${differing.length})`,
       'WER %': (scores.cli.words.rate * 100).toFixed(1), 'cpWER %': (scores.cli.cpWer.rate * 100).toFixed(1),
       'turns kept': `${scores.cli.turns.filter((turn) => turn.kept).length}/${scores.cli.turns.length}`, target: verdict(keptEverywhere),
+      'turns kept on the reference turns': onReferenceTurns ? `${onReferenceTurns.turns.filter((turn) => turn.kept).length}/${onReferenceTurns.turns.length}` : '—',
     });
   }
   console.log('\nSummary (telephone call, npx callscope process):');
@@ -225,7 +244,8 @@ async function runModel(modelId: string, all: readonly EndToEndRecording[]): Pro
   const withoutNames = { id: `${telephone!.id}-without-names`, audio: telephone!.audio, rttm: telephone!.rttm, metadata: { recordedAt: telephone!.metadata.recordedAt } };
   const telephoneWithoutNames = await processWithCli(withoutNames, env, work);
   console.log(`${modelId}: ${withoutNames.id} through npx callscope process in ${telephoneWithoutNames.seconds.toFixed(1)} s`);
-  const run: ModelRun = { model: modelId, whisperFile: basename(whisperGgml), cli, api: {}, telephoneWithoutNames };
+  const telephoneOnReferenceTurns = await alignedToReferenceTurns(telephone!, env);
+  const run: ModelRun = { model: modelId, whisperFile: basename(whisperGgml), cli, api: {}, telephoneWithoutNames, telephoneOnReferenceTurns };
   const service = await startService(env);
   try {
     for (const recording of all) {
@@ -236,6 +256,28 @@ async function runModel(modelId: string, all: readonly EndToEndRecording[]): Pro
     await service.stop();
   }
   return run;
+}
+
+/**
+ * `recording` cleaned and transcribed as `npx callscope process` does it (the same settings and
+ * names prompt), its words aligned to the reference's turns (.rttm) by the pipeline's own
+ * alignment and built into a transcript: what the alignment makes of real words when the turns
+ * are right.
+ */
+async function alignedToReferenceTurns(recording: EndToEndRecording, env: NodeJS.ProcessEnv): Promise<Transcript> {
+  const modelConfig = loadConfig(env as Record<string, string | undefined>);
+  const run = new LocalPipelineRun();
+  const workDir = join(work, `reference-turns-${basename(modelConfig.WHISPER_MODEL)}`);
+  const cleaned = await cleanAudio({ sourcePath: recording.audio, outputDir: workDir, maxDurationSeconds: modelConfig.MAX_AUDIO_DURATION_SECONDS }, run.contextFor('cleanup'));
+  const prompt = transcriptionPrompt({ userDisplayName: recording.userDisplayName, contactName: recording.metadata.contactName, vocabulary: vocabularyTerms(modelConfig.TRANSCRIPTION_VOCABULARY) });
+  const transcription = await transcribeWith(transcriptionSettingsFromConfig(modelConfig), { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds, prompt }, workDir, run.contextFor('transcription'));
+  const turns = parseRttm(await readFile(recording.rttm, 'utf8')).toSorted((a, b) => a.startSeconds - b.startSeconds);
+  return buildTranscript({
+    callId: `${recording.id}-reference-turns`, createdAt: Date.now(), durationSeconds: cleaned.durationSeconds,
+    words: alignWordsToSpeakers(transcription.words, turns),
+    diarization: { provider: 'reference', model: basename(recording.rttm), speakerCount: new Set(turns.map((turn) => turn.speaker)).size },
+    transcription,
+  });
 }
 
 async function readModelRun(directory: string, modelId: string): Promise<ModelRun> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { defaultWhisperCliPath } from '../../src/pipeline/transcription/transcribeAudio.js';
-import { antiHallucinationArguments } from '../../src/pipeline/transcription/whisperCliArguments.js';
+import { antiHallucinationArguments, defaultWhisperBeamSize } from '../../src/pipeline/transcription/whisperCliArguments.js';
 import { evalModelsDir } from './evalModels.js';
 import { runCommand } from './runCommand.js';
 import { runPythonReference } from './runPythonReference.js';
@@ -33,10 +33,10 @@ export const conversionDecodings = {
     whisperCliArguments: ['-nf', '-bs', '1', '-bo', '1', '-nt'],
     fasterWhisper: { ...sharedThresholds, beam_size: 1, best_of: 1, temperature: [0], without_timestamps: true },
   },
-  /** whisper-cli 1.9's defaults as the service uses them: beam 5, best of 5 when sampling, temperatures 0 to 1 in steps of 0.2, timestamps. */
+  /** The service's decoding: the beam of WHISPER_BEAM_SIZE's default (greedy), best of 5 when sampling, temperatures 0 to 1 in steps of 0.2, timestamps. */
   service: {
     whisperCliArguments: [],
-    fasterWhisper: { ...sharedThresholds, beam_size: 5, best_of: 5, temperature: [0, 0.2, 0.4, 0.6, 0.8, 1], without_timestamps: false },
+    fasterWhisper: { ...sharedThresholds, beam_size: defaultWhisperBeamSize, best_of: 5, temperature: [0, 0.2, 0.4, 0.6, 0.8, 1], without_timestamps: false },
   },
 } as const;
 export type ConversionDecoding = keyof typeof conversionDecodings;

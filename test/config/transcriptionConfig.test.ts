@@ -84,7 +84,7 @@ describe('transcription settings in loadConfig', () => {
 });
 
 describe('transcriptionSettingsFromConfig', () => {
-  test('openai: the URL, the language, the timeout in ms, the key and the model name', () => {
+  test('openai: the URL, the language, the beam, the timeout in ms, the key and the model name', () => {
     const settings = transcriptionSettingsFromConfig(loadConfig({
       TRANSCRIPTION_PROVIDER: 'openai',
       TRANSCRIPTION_URL: openAiUrl,
@@ -92,6 +92,7 @@ describe('transcriptionSettingsFromConfig', () => {
       TRANSCRIPTION_MODEL_NAME: 'Systran/faster-whisper-large-v3',
       TRANSCRIPTION_TIMEOUT_SECONDS: '900',
       WHISPER_LANGUAGE: 'de',
+      WHISPER_BEAM_SIZE: '5',
     }));
     expect(settings).toEqual({
       provider: 'openai',
@@ -101,7 +102,7 @@ describe('transcriptionSettingsFromConfig', () => {
 
   test('openai without a key or model name sends neither, and waits the default hour', () => {
     const settings = transcriptionSettingsFromConfig(loadConfig({ TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_URL: openAiUrl }));
-    expect(settings).toEqual({ provider: 'openai', http: { url: openAiUrl, language: 'auto', beamSize: 5, timeoutMs: 3_600_000 } });
+    expect(settings).toEqual({ provider: 'openai', http: { url: openAiUrl, language: 'auto', beamSize: 1, timeoutMs: 3_600_000 } });
   });
 
   test('local stays local, with whisper.cpp\'s options, even with a URL set', () => {

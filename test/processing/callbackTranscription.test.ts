@@ -433,7 +433,7 @@ describe('TRANSCRIPTION_PROVIDER=callback (real service, the provider played by 
     expect(firstJob.fields).toEqual({
       response_format: ['verbose_json'], language: ['auto'], token_timestamps: ['true'], max_len: ['100000'],
       // whisper-cli's decoding settings, every one, so that the site's server decodes as whisper-cli does.
-      beam_size: ['5'], best_of: ['5'], temperature: ['0'], temperature_inc: ['0.2'],
+      beam_size: ['1'], best_of: ['5'], temperature: ['0'], temperature_inc: ['0.2'],
       suppress_nst: ['true'], entropy_thold: ['2.4'], logprob_thold: ['-1.0'], no_speech_thold: ['0.6'],
       // And its VAD settings (used where the server was started with a VAD model).
       vad_threshold: ['0.35'], vad_min_speech_duration_ms: ['100'], vad_min_silence_duration_ms: ['100'], vad_speech_pad_ms: ['30'], vad_samples_overlap: ['0.1'],

@@ -42,7 +42,7 @@ export interface TranscriptionOptions {
   threads?: number;
   /** A whisper language code (`en`, `de`…), or `auto` to detect it. Defaults to `"auto"`. */
   language?: string;
-  /** Hypotheses kept while decoding (`WHISPER_BEAM_SIZE`): 1 greedy, more is beam search. Defaults to `5`. */
+  /** Hypotheses kept while decoding (`WHISPER_BEAM_SIZE`): 1 greedy (the default), more is beam search. */
   beamSize?: number;
   /** The whisper-cli binary. Defaults to `native/bin/whisper-cli` in the install folder (built by `npm run build:native`). */
   whisperCliPath?: string;

@@ -22,7 +22,7 @@ export interface HttpTranscriptionOptions {
    * Defaults to `"auto"`.
    */
   language?: string;
-  /** Hypotheses kept while decoding, sent to a whisper.cpp server only (`WHISPER_BEAM_SIZE`; OpenAI's API has no such field). Defaults to `5`. */
+  /** Hypotheses kept while decoding, sent to a whisper.cpp server only (`WHISPER_BEAM_SIZE`; OpenAI's API has no such field). Defaults to `1`, greedy. */
   beamSize?: number;
   /** Longest wait for the answer, ms. */
   timeoutMs: number;

@@ -73,14 +73,16 @@ export interface WhisperDecodingSetting {
 
 /**
  * The search, stated in full so that a new version, or a server's other defaults, cannot change
- * it under us. `beamSize` (WHISPER_BEAM_SIZE) hypotheses are kept at temperature 0: 1 is greedy
- * decoding, the likeliest token at each step (whisper-server's own default, -1, is the same);
- * the default is whisper-cli 1.9's own, a beam of 5. Which costs less depends on the prompt
- * (BENCHMARKS.md, "Decoding cost"): without one, greedy decoding took 0.6 times the CPU with
- * base and read as well; with a call's names as the prompt, more windows fail the thresholds
- * below and fall back to sampling five candidates, and greedy decoding then cost more.
+ * it under us. `beamSize` (WHISPER_BEAM_SIZE) hypotheses are kept at temperature 0: 1, the
+ * default, is greedy decoding, the likeliest token at each step (whisper-server's own default,
+ * -1, is the same); more is beam search of that width (whisper-cli's own default is 5).
+ * whisper.cpp decodes a beam's hypotheses as one batch, each a token's full cost, so a beam of 5
+ * took base 2.1 to 2.3 times greedy's time on a 10-minute call on 2 cores: greedy meets the 5×
+ * real-time target there (5.5×) and a beam of 5 does not (2.4×), while the beam spells more
+ * of a call's names (88 % against 72 % of eval:hotwords' names, WER 7.3 % against 10.8 %):
+ * BENCHMARKS.md, "Greedy decoding or a beam of 5".
  */
-export const defaultWhisperBeamSize = 5;
+export const defaultWhisperBeamSize = 1;
 
 const searchSettings = (beamSize: number): WhisperDecodingSetting[] => [
   { flag: '-bs', field: 'beam_size', value: String(beamSize) },

@@ -17,8 +17,8 @@ import { jfkWav, jfkWords, plainWords, requireWhisperCli } from './transcription
 
 /**
  * A short booking call in two espeak-ng voices (17 s), on which whisper-server decoding with its
- * own defaults (greedy, best of 2) wrote "half past 10 to 2" where whisper-cli (beam 5) wrote
- * "half past ten suit you".
+ * own defaults (greedy, best of 2) wrote "half past 10 to 2" where whisper-cli with a beam of 5
+ * wrote "half past ten suit you": the service tells both every decoding setting.
  */
 const bookingCallLines = [
   { speaker: 'A', text: 'Good morning, this is Helen from the dental practice on Station Road.' },
@@ -64,12 +64,16 @@ describe('the converted real tiny.en (realModel)', () => {
 
     // After the calls above: a request must decode as the first one after the start did (whisper.cpp
     // is built with decoder 0's sampler reseeded per call, see scripts/buildWhisper.mjs).
-    it('gives whisper-cli\'s words, times and confidence, on jfk.wav and on an espeak-ng call, call after call', async () => {
+    // Greedy decoding (the default) and a beam of 5 (WHISPER_BEAM_SIZE=5), whose hypotheses draw on
+    // the sampler even at temperature 0.
+    it('gives whisper-cli\'s words, times and confidence, on jfk.wav and on an espeak-ng call, call after call, greedy and with a beam', async () => {
       const readings = [];
-      for (const input of [{ audioPath: jfkWav, durationSeconds: 11 }, { audioPath: bookingCall.path, durationSeconds: bookingCall.durationSeconds }]) {
-        const cli = await transcribeAudio(input, { modelPath, threads: 2, language: 'en' }, createTestStageContext());
-        const onServer = await transcribeAudio(input, { modelPath, language: 'en', server }, createTestStageContext());
-        readings.push({ cli, onServer });
+      for (const beamSize of [undefined, 5]) {
+        for (const input of [{ audioPath: jfkWav, durationSeconds: 11 }, { audioPath: bookingCall.path, durationSeconds: bookingCall.durationSeconds }]) {
+          const cli = await transcribeAudio(input, { modelPath, threads: 2, language: 'en', beamSize }, createTestStageContext());
+          const onServer = await transcribeAudio(input, { modelPath, language: 'en', server, beamSize }, createTestStageContext());
+          readings.push({ cli, onServer });
+        }
       }
       // The words first, so that a difference shows as text.
       expect(readings.map(({ onServer }) => plainWords(onServer.words))).toEqual(readings.map(({ cli }) => plainWords(cli.words)));

@@ -74,12 +74,12 @@ async function textFieldsOf(request: Received): Promise<[string, string][]> {
 
 /**
  * What every request to whisper.cpp's server carries besides the language, model and prompt:
- * whisper-cli's decoding settings (the beam of WHISPER_BEAM_SIZE, 5 by default; whisper-server's
+ * whisper-cli's decoding settings (the beam of WHISPER_BEAM_SIZE, 1 by default: greedy; whisper-server's
  * own best of is 2), its VAD settings and whole segments; `max_context` depends on the prompt.
  */
 const whisperCppFields: [string, string][] = [
   ['response_format', 'verbose_json'], ['token_timestamps', 'true'], ['max_len', '100000'],
-  ['beam_size', '5'], ['best_of', '5'], ['temperature', '0'], ['temperature_inc', '0.2'],
+  ['beam_size', '1'], ['best_of', '5'], ['temperature', '0'], ['temperature_inc', '0.2'],
   ['suppress_nst', 'true'], ['entropy_thold', '2.4'], ['logprob_thold', '-1.0'], ['no_speech_thold', '0.6'],
   ['vad_threshold', '0.35'], ['vad_min_speech_duration_ms', '100'], ['vad_min_silence_duration_ms', '100'], ['vad_speech_pad_ms', '30'], ['vad_samples_overlap', '0.1'],
 ];

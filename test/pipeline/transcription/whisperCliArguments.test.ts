@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { antiHallucinationArguments, whisperCliArguments } from '../../../src/pipeline/transcription/whisperCliArguments.js';
+import { antiHallucinationArguments, defaultWhisperBeamSize, whisperCliArguments } from '../../../src/pipeline/transcription/whisperCliArguments.js';
 import { whisperServerFields } from '../../../src/pipeline/transcription/whisperServerFields.js';
 
 const base = { modelPath: '/m/whisper.bin', audioPath: '/w/cleaned.wav', outputBase: '/t/transcript', threads: 3, language: 'auto', beamSize: 5 };
@@ -67,10 +67,11 @@ describe('whisper-cli and whisper-server decode alike', () => {
     '-et': 'entropy_thold', '-lpt': 'logprob_thold', '-nth': 'no_speech_thold', '-mc': 'max_context',
   } as const;
 
-  it('whisper-cli is told the beam (WHISPER_BEAM_SIZE), best of 5 and the fallback temperatures, not left to its defaults (its own beam is 5)', () => {
+  it('whisper-cli is told the beam (WHISPER_BEAM_SIZE, greedy by default), best of 5 and the fallback temperatures, not left to its defaults (its own beam is 5)', () => {
     const searchOf = (args: string[]) => Object.fromEntries(['-bs', '-bo', '-tp', '-tpi'].map((flag) => [flag, valueOf(args, flag)]));
-    expect(searchOf(whisperCliArguments(base))).toEqual({ '-bs': '5', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
-    expect(searchOf(whisperCliArguments({ ...base, beamSize: 1 }))).toEqual({ '-bs': '1', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
+    expect(defaultWhisperBeamSize).toBe(1);
+    expect(searchOf(whisperCliArguments({ ...base, beamSize: defaultWhisperBeamSize }))).toEqual({ '-bs': '1', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
+    expect(searchOf(whisperCliArguments({ ...base, beamSize: 5 }))).toEqual({ '-bs': '5', '-bo': '5', '-tp': '0', '-tpi': '0.2' });
   });
 
   it('each request to whisper-server carries every decoding setting whisper-cli is given, with the same value (its own defaults are greedy, best of 2)', () => {
