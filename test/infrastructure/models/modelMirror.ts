@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { installedModelManifest } from '../../../src/infrastructure/models/loadModelManifest.js';
@@ -78,13 +78,29 @@ export async function startModelMirror(): Promise<ModelMirror> {
   };
 }
 
-/** A loopback address nothing listens on (a port just released): connections are refused at once. */
+/**
+ * A loopback address nothing listens on: connections are refused at once. The port is below the
+ * range listeners on port 0 are given (Linux 32768–60999, macOS 49152–65535), so that no server a
+ * test starts afterwards (the app's own, say) can take it; a port merely released could be, and
+ * then answered in a CI run. Checked closed by connecting to it.
+ */
 export async function closedLoopbackUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    if (await refusesConnections(port)) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error('no closed loopback port found between 20000 and 29999');
+}
+
+async function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
 
 /** What {@link useMirrorAndModelFolder} gives a test: the file's mirror and this test's model folder. */

@@ -79,7 +79,9 @@ describe('word times from DTW, with the real tiny.en (realModel)', () => {
     const start = Math.round(3.32 * sampleRate);
     const shortClip = join(folder, 'short.wav');
     await writeFile(shortClip, pcmWav(samples.subarray(start, start + Math.round(0.14 * sampleRate)), { sampleRate }));
-    const transcription = await transcribeAudio({ audioPath: shortClip, durationSeconds: 0.14 }, { modelPath, threads: 2, language: 'en', dtw: 'auto', tempDir: folder }, createTestStageContext());
+    // A beam of 5 (WHISPER_BEAM_SIZE=5) hears "ask" in it; greedy decoding, the default, hears no word,
+    // which would leave the DTW path this test is for untried.
+    const transcription = await transcribeAudio({ audioPath: shortClip, durationSeconds: 0.14 }, { modelPath, threads: 2, language: 'en', dtw: 'auto', beamSize: 5, tempDir: folder }, createTestStageContext());
     expect(transcription.words.length).toBeGreaterThan(0);
     expect(transcription.words.every((word) => word.startSeconds >= 0 && word.endSeconds <= 0.14)).toBe(true);
   }, 120_000);
