@@ -77,10 +77,10 @@ export interface WhisperDecodingSetting {
  * default, is greedy decoding, the likeliest token at each step (whisper-server's own default,
  * -1, is the same); more is beam search of that width (whisper-cli's own default is 5).
  * whisper.cpp decodes a beam's hypotheses as one batch, each a token's full cost, so a beam of 5
- * took base 2.1 to 2.3 times greedy's time on a 10-minute call on 2 cores: greedy meets the 5×
- * real-time target there (5.5×) and a beam of 5 does not (2.4×), while the beam spells more
- * of a call's names (88 % against 72 % of eval:hotwords' names, WER 7.3 % against 10.8 %):
- * BENCHMARKS.md, "Greedy decoding or a beam of 5".
+ * took base about twice greedy's time on a 10-minute call on 2 cores (through whisper-server
+ * 225.2 s against 110.1 s): greedy meets the 5× real-time target there (5.5×) and a beam of 5
+ * does not (2.7×), while the beam spells more of a call's names (88 % against 72 % of
+ * eval:hotwords' names, WER 7.3 % against 10.8 %): BENCHMARKS.md, "Greedy decoding or a beam of 5".
  */
 export const defaultWhisperBeamSize = 1;
 
