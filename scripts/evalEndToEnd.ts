@@ -44,7 +44,7 @@ import { loadConfig } from '../src/config/loadConfig.js';
 import type { Transcript } from '../src/domain/transcripts/transcriptSchema.js';
 import { threadResources } from '../src/infrastructure/workers/WorkerResources.js';
 import { alignWordsToSpeakers } from '../src/pipeline/alignment/alignWordsToSpeakers.js';
-import { cleanAudio } from '../src/pipeline/cleanup/cleanAudio.js';
+import { cleanAudio, type CleanedAudio } from '../src/pipeline/cleanup/cleanAudio.js';
 import { diarizeAudio } from '../src/pipeline/diarization/diarizeAudio.js';
 import { parseRttm } from '../src/pipeline/diarization/scoring/rttm.js';
 import { scoreDiarization } from '../src/pipeline/diarization/scoring/scoreDiarization.js';
@@ -98,6 +98,9 @@ const config = loadConfig(baseEnv as Record<string, string | undefined>);
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 const verdict = (met: boolean) => (met ? 'MET' : 'NOT MET');
 let targetMissed = false;
+/** Each recording's reference turns (its .rttm) and its audio as the clean-up stage made it: the same for every Whisper model. */
+const referenceTurns = new Map<string, SpeakerTurn[]>();
+const cleanedAudio = new Map<string, CleanedAudio>();
 
 try {
   console.log(`eval:end-to-end: ${recordings.length} recordings, models ${modelIds.join(', ')}; segmentation ${basename(config.SEGMENTATION_MODEL)}, VAD ${basename(config.VAD_MODEL)}, `
@@ -106,13 +109,13 @@ try {
   // The diarization stage alone on each recording, as eval:diarization scores it: the same for every Whisper model.
   const diarizationRows = [];
   const diarizationDer = new Map<string, number>();
-  const referenceTurns = new Map<string, SpeakerTurn[]>();
   for (const recording of recordings) {
     const run = new LocalPipelineRun();
     const cleaned = await cleanAudio({ sourcePath: recording.audio, outputDir: join(work, `diarization-${recording.id}`), maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS }, run.contextFor('cleanup'));
     const diarization = await diarizeAudio(cleaned, speechOptionsFromConfig(config).diarization, run.contextFor('diarization'));
     const reference = parseRttm(await readFile(recording.rttm, 'utf8'));
     referenceTurns.set(recording.id, reference);
+    cleanedAudio.set(recording.id, cleaned);
     const score = scoreDiarization(reference, diarization.turns);
     diarizationDer.set(recording.id, score.diarizationErrorRate);
     diarizationRows.push({ recording: recording.id, 'ref speakers': new Set(reference.map((turn) => turn.speaker)).size, found: diarization.speakerCount, 'missed %': (score.missed * 100).toFixed(1), 'false alarm %': (score.falseAlarm * 100).toFixed(1), 'confusion %': (score.confusion * 100).toFixed(1), 'DER %': (score.diarizationErrorRate * 100).toFixed(1) });
@@ -244,7 +247,7 @@ async function runModel(modelId: string, all: readonly EndToEndRecording[]): Pro
   const withoutNames = { id: `${telephone!.id}-without-names`, audio: telephone!.audio, rttm: telephone!.rttm, metadata: { recordedAt: telephone!.metadata.recordedAt } };
   const telephoneWithoutNames = await processWithCli(withoutNames, env, work);
   console.log(`${modelId}: ${withoutNames.id} through npx callscope process in ${telephoneWithoutNames.seconds.toFixed(1)} s`);
-  const telephoneOnReferenceTurns = await alignedToReferenceTurns(telephone!, env);
+  const telephoneOnReferenceTurns = await alignedToReferenceTurns(telephone!, cleanedAudio.get(telephone!.id)!, referenceTurns.get(telephone!.id)!, env);
   const run: ModelRun = { model: modelId, whisperFile: basename(whisperGgml), cli, api: {}, telephoneWithoutNames, telephoneOnReferenceTurns };
   const service = await startService(env);
   try {
@@ -259,19 +262,20 @@ async function runModel(modelId: string, all: readonly EndToEndRecording[]): Pro
 }
 
 /**
- * `recording` cleaned and transcribed as `npx callscope process` does it (the same settings and
- * names prompt), its words aligned to the reference's turns (.rttm) by the pipeline's own
- * alignment and built into a transcript: what the alignment makes of real words when the turns
- * are right.
+ * `recording` (`cleaned` by the clean-up stage) transcribed as `npx callscope process` does it (the
+ * same settings and names prompt), its words aligned to the reference's turns (its .rttm) by the
+ * pipeline's own alignment and built into a transcript: what the alignment makes of real words
+ * when the turns are right. The transcription runs again here: `process` hands out the
+ * transcript, not the words with their times.
  */
-async function alignedToReferenceTurns(recording: EndToEndRecording, env: NodeJS.ProcessEnv): Promise<Transcript> {
+async function alignedToReferenceTurns(recording: EndToEndRecording, cleaned: CleanedAudio, referenceTurns: readonly SpeakerTurn[], env: NodeJS.ProcessEnv): Promise<Transcript> {
   const modelConfig = loadConfig(env as Record<string, string | undefined>);
   const run = new LocalPipelineRun();
   const workDir = join(work, `reference-turns-${basename(modelConfig.WHISPER_MODEL)}`);
-  const cleaned = await cleanAudio({ sourcePath: recording.audio, outputDir: workDir, maxDurationSeconds: modelConfig.MAX_AUDIO_DURATION_SECONDS }, run.contextFor('cleanup'));
+  await mkdir(workDir, { recursive: true });
   const prompt = transcriptionPrompt({ userDisplayName: recording.userDisplayName, contactName: recording.metadata.contactName, vocabulary: vocabularyTerms(modelConfig.TRANSCRIPTION_VOCABULARY) });
   const transcription = await transcribeWith(transcriptionSettingsFromConfig(modelConfig), { audioPath: cleaned.monoPath, durationSeconds: cleaned.durationSeconds, prompt }, workDir, run.contextFor('transcription'));
-  const turns = parseRttm(await readFile(recording.rttm, 'utf8')).toSorted((a, b) => a.startSeconds - b.startSeconds);
+  const turns = referenceTurns.toSorted((a, b) => a.startSeconds - b.startSeconds);
   return buildTranscript({
     callId: `${recording.id}-reference-turns`, createdAt: Date.now(), durationSeconds: cleaned.durationSeconds,
     words: alignWordsToSpeakers(transcription.words, turns),
