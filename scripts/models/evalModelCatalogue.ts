@@ -35,7 +35,10 @@ export const EvalFileSchema = Type.Object({
 export type EvalFile = Static<typeof EvalFileSchema>;
 
 export const EvalConversionSchema = Type.Object({
-  kind: Type.Literal('whisper-ct2-to-ggml', { description: 'CTranslate2 Whisper folder → whisper.cpp f16 model (scripts/models/whisper).' }),
+  kind: Type.Union([
+    Type.Literal('whisper-ct2-to-ggml', { description: 'CTranslate2 Whisper folder → whisper.cpp f16 model (scripts/models/whisper).' }),
+    Type.Literal('ge2e-to-onnx', { description: 'Resemblyzer\'s GE2E checkpoint (legacy PyTorch pickle) → ONNX voice encoder (scripts/models/ge2eToOnnx.py, in the Python reference environment; no torch).' }),
+  ]),
   from: RelativePath,
   path: RelativePath,
   ...pinned,

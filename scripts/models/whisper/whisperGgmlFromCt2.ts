@@ -2,7 +2,7 @@ import { ModelFormatError } from '../ModelFormatError.js';
 import { bfloat16Value, float16Bits, float16Value } from '../float16.js';
 import { tokenBytes } from './gpt2ByteDecoder.js';
 import type { Ct2Model, Ct2Variable } from './readCt2Model.js';
-import { slaneyMelFilters } from './slaneyMelFilters.js';
+import { slaneyMelFilters } from '../../../src/pipeline/signal/slaneyMelFilters.js';
 import type { GgmlTensor, GgmlTensorType, WhisperGgml, WhisperHyperParameters } from './whisperGgml.js';
 
 /**

@@ -7,7 +7,7 @@ import { float16Bits, float16Value } from '../../../scripts/models/float16.js';
 import { ModelFormatError } from '../../../scripts/models/ModelFormatError.js';
 import { convertCt2WhisperToGgml } from '../../../scripts/models/whisper/convertCt2WhisperToGgml.js';
 import { readCt2Model } from '../../../scripts/models/whisper/readCt2Model.js';
-import { slaneyMelFilters } from '../../../scripts/models/whisper/slaneyMelFilters.js';
+import { slaneyMelFilters } from '../../../src/pipeline/signal/slaneyMelFilters.js';
 import { readWhisperGgml, type WhisperGgml } from '../../../scripts/models/whisper/whisperGgml.js';
 import { whisperGgmlFromCt2 } from '../../../scripts/models/whisper/whisperGgmlFromCt2.js';
 import {
