@@ -50,7 +50,7 @@ try {
     const bytes = readFileSync(recording.path);
     const samples = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
     const started = performance.now();
-    const ours = await encoder.embedUtterance(samples);
+    const ours = await encoder.embedSpeech(samples);
     const milliseconds = performance.now() - started;
     const theirs = reference[recording.id]!;
     const cosine = ours.reduce((sum, value, index) => sum + value * theirs[index]!, 0);

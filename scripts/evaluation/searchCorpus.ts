@@ -4,18 +4,7 @@
  * content words in some, a few rare words in a handful), titles, summary bullets and 1-3 action
  * items. Nobody's data: every word comes from the lists below.
  */
-
-/** Deterministic 32-bit PRNG (mulberry32): the same corpus on every run. */
-export function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { randomSource } from './randomSource.js';
 
 const functionWords = ('the and to you I it a that of is we so for on this be have just yeah can do with was will not what but '
   + 'they are if know get at okay right think me there about all our like one your would well then can\'t don\'t it\'s I\'m that\'s '

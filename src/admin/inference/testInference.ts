@@ -7,6 +7,7 @@ import { modelDisplayName, resolveModelPath } from '../../infrastructure/models/
 import { requestChatCompletion } from '../../pipeline/analysis/llm/chatCompletion.js';
 import { LlmRuntime } from '../../pipeline/analysis/llm/LlmRuntime.js';
 import type { StageContext } from '../../pipeline/StageContext.js';
+import { pcm16MonoWav } from '../../pipeline/signal/pcm16Wav.js';
 import { StageFailure } from '../../pipeline/StageFailure.js';
 import { transcribeWith, transcriptionSettingsFromConfig, type TranscriptionConfig } from '../../pipeline/transcription/transcriptionOptionsFromConfig.js';
 
@@ -117,21 +118,6 @@ function secondsSince(started: number): number {
 /** One second of a quiet 440 Hz tone as a 16 kHz mono 16-bit WAV (what the clean-up stage hands on). */
 export function oneSecondTone(): Buffer {
   const sampleRate = 16_000;
-  const data = Buffer.alloc(sampleRate * 2);
-  for (let index = 0; index < sampleRate; index++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * index) / sampleRate) * 3000), index * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  const samples = Float32Array.from({ length: sampleRate }, (_, index) => Math.round(Math.sin((2 * Math.PI * 440 * index) / sampleRate) * 3000) / 32768);
+  return pcm16MonoWav(samples, sampleRate);
 }

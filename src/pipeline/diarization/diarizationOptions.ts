@@ -1,3 +1,5 @@
+import type { SpeakerEncoderKind } from './models/SpeakerEncoder.js';
+
 /** The tunable thresholds of the diarization pipeline (see docs/architecture.md, Diarization, for how they were chosen). */
 export interface DiarizationOptions {
   /** Seconds between the starts of consecutive 10 s segmentation windows. Defaults to `2.5`. */
@@ -8,8 +10,16 @@ export interface DiarizationOptions {
   minLinkAgreement?: number;
   /** Window linking: an unlinked local speaker must be active this long in its window to start a new speaker, seconds. Defaults to `0.5`. */
   minNewSpeakerSeconds?: number;
-  /** Embedding clustering: distance (Euclidean between unit-length embeddings, centroid linkage) below which clusters merge. Defaults to `0.7045` (pyannote 3.1 with WeSpeaker ResNet34). */
+  /**
+   * Embedding clustering: distance (Euclidean between unit-length embeddings, centroid linkage)
+   * below which clusters merge. Defaults to the encoder kind's ({@link defaultClusteringThresholds}).
+   */
   clusteringThreshold?: number;
+  /**
+   * Embedding clustering (GE2E): a speaker with less solo speech than this is folded into the
+   * most similar one, seconds. Defaults to `1.5` (chosen with the threshold, see {@link defaultClusteringThresholds}).
+   */
+  minSpeakerSeconds?: number;
   /** Embedding clustering: a (window, local speaker) embedding is computed from at least this much speech, seconds. Defaults to `0.5`. */
   minEmbeddingSeconds?: number;
   /** Pauses of a speaker up to this long are bridged into one turn, seconds. Defaults to `0.25`. */
@@ -41,7 +51,7 @@ export interface DiarizationOptions {
   maxSpeakers?: number;
 }
 
-export const defaultDiarizationOptions: Required<Omit<DiarizationOptions, 'speakerCount' | 'minSpeakers' | 'maxSpeakers'>> = {
+export const defaultDiarizationOptions: Required<Omit<DiarizationOptions, 'speakerCount' | 'minSpeakers' | 'maxSpeakers' | 'clusteringThreshold'>> = {
   stepSeconds: 2.5,
   batchSize: 8,
   minLinkAgreement: 0.3,
@@ -50,8 +60,20 @@ export const defaultDiarizationOptions: Required<Omit<DiarizationOptions, 'speak
   voiceSwitchPenalty: 30,
   minVoiceSeconds: 1.5,
   maxSharedSeconds: 1,
-  clusteringThreshold: 0.7045654963945799,
+  minSpeakerSeconds: 1.5,
   minEmbeddingSeconds: 0.5,
   maxGapSeconds: 0.25,
   minTurnSeconds: 0.25,
+};
+
+/**
+ * The clustering threshold of each encoder kind: `fbank` is pyannote 3.1's with WeSpeaker
+ * ResNet34 (per-window embeddings); `ge2e` was chosen on the tuning half of
+ * `npm run eval:diarization`'s LibriSpeech conversations: at 0.66 (with 1.5 s for a speaker)
+ * all six have no confusion and the right number of speakers, at 0.65 and 0.67 one does not
+ * (BENCHMARKS.md, "Diarization with the GE2E encoder").
+ */
+export const defaultClusteringThresholds: Readonly<Record<SpeakerEncoderKind, number>> = {
+  fbank: 0.7045654963945799,
+  ge2e: 0.66,
 };

@@ -1,9 +1,11 @@
 import type { Diarization, SpeakerTurn } from '../speechTypes.js';
-import { defaultDiarizationOptions, type DiarizationOptions } from './diarizationOptions.js';
+import { defaultClusteringThresholds, defaultDiarizationOptions, type DiarizationOptions } from './diarizationOptions.js';
 import { readWavBlocks, readWavInfo } from './inference/readWavBlocks.js';
 import { segmentWindows } from './inference/segmentWindows.js';
-import { loadEmbeddingModel } from './models/EmbeddingModel.js';
+import type { EmbeddingModel } from './models/EmbeddingModel.js';
 import { loadSegmentationModel, segmentationGeometry } from './models/SegmentationModel.js';
+import { loadSpeakerEncoder } from './models/SpeakerEncoder.js';
+import { clusterRunsByEmbeddings } from './speakers/clusterRunsByEmbeddings.js';
 import { clusterSpeakersByEmbeddings } from './speakers/clusterSpeakersByEmbeddings.js';
 import { diarizeByChannel } from './speakers/diarizeByChannel.js';
 import { foldExtraSpeakers } from './speakers/foldExtraSpeakers.js';
@@ -68,7 +70,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
     throw new Error(`diarization needs 16 kHz mono audio, got ${sampleRate} Hz × ${channelCount} channels`);
   }
   const segmentation = await loadSegmentationModel(input.segmentationModelPath);
-  const embedding = input.embeddingModelPath ? await loadEmbeddingModel(input.embeddingModelPath) : undefined;
+  const embedding = input.embeddingModelPath ? await loadSpeakerEncoder(input.embeddingModelPath) : undefined;
   let segmented = 0;
   // The silence gate's search rides on the segmentation's read of the audio.
   const silence = new SilenceFinder(segmentationGeometry.sampleRate, SILENCE_GATE);
@@ -81,10 +83,25 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   })();
 
   let runs: SpeakerRun[];
-  if (embedding) {
-    runs = await clusterSpeakersByEmbeddings(embedding, windows, totalSamples, {
+  if (embedding?.kind === 'ge2e') {
+    const linked = await linkSpeakersAcrossWindows(windows, totalSamples, {
       ...turnOptions,
-      clusteringThreshold: options.clusteringThreshold,
+      minLinkAgreement: options.minLinkAgreement,
+      minNewSpeakerSeconds: options.minNewSpeakerSeconds,
+    });
+    const clustered = await clusterRunsByEmbeddings(embedding, monoSamples(input.monoPath), linked, {
+      threshold: options.clusteringThreshold ?? defaultClusteringThresholds[embedding.kind],
+      minSpeakerSeconds: options.minSpeakerSeconds,
+      speakerCount: options.speakerCount,
+      minSpeakers: options.minSpeakers,
+      maxSpeakers: options.maxSpeakers,
+    });
+    runs = mergeTouchingRuns(clustered.runs, options.maxGapSeconds);
+    hook('embeddings', { embeddings: clustered.pieces.length, linked: new Set(linked.map((run) => run.speaker)).size });
+  } else if (embedding) {
+    runs = await clusterSpeakersByEmbeddings(embedding as EmbeddingModel, windows, totalSamples, {
+      ...turnOptions,
+      clusteringThreshold: options.clusteringThreshold ?? defaultClusteringThresholds[embedding.kind],
       minEmbeddingSeconds: options.minEmbeddingSeconds,
       speakerCount: options.speakerCount,
       minSpeakers: options.minSpeakers,

@@ -3,6 +3,7 @@ import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { readWavLayout, type WavLayout } from '../cleanup/readWavLayout.js';
+import { pcm16WavHeader } from '../signal/pcm16Wav.js';
 import type { StageContext } from '../StageContext.js';
 import type { Transcription } from '../speechTypes.js';
 import type { TranscriptionInput } from './transcribeAudio.js';
@@ -129,26 +130,8 @@ async function writePiece(sourcePath: string, layout: WavLayout, piece: AudioPie
   const firstByte = layout.dataOffset + Math.round(piece.startSeconds * layout.sampleRate) * frameBytes;
   const lastByte = Math.min(layout.dataOffset + layout.dataBytes, layout.dataOffset + Math.round(piece.endSeconds * layout.sampleRate) * frameBytes);
   const output = createWriteStream(targetPath);
-  output.write(wavHeader(layout, lastByte - firstByte));
+  output.write(pcm16WavHeader(layout, lastByte - firstByte));
   await pipeline(createReadStream(sourcePath, { start: firstByte, end: lastByte - 1 }), output);
-}
-
-/** The 44-byte header of a 16-bit PCM WAV with `dataBytes` of samples. */
-function wavHeader(layout: Pick<WavLayout, 'channels' | 'sampleRate'>, dataBytes: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(layout.channels, 22);
-  header.writeUInt32LE(layout.sampleRate, 24);
-  header.writeUInt32LE(layout.sampleRate * layout.channels * 2, 28);
-  header.writeUInt16LE(layout.channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(dataBytes, 40);
-  return header;
 }
 
 /** The language most recognised words were in (the first piece's when none has words). */

@@ -1,7 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { readWavLayout, type WavLayout } from '../cleanup/readWavLayout.js';
-import { computeFbank, subtractMean } from '../diarization/models/computeFbank.js';
-import { loadEmbeddingModel, type EmbeddingModel } from '../diarization/models/EmbeddingModel.js';
+import { loadSpeakerEncoder, speakerEncoderIdentity, type SpeakerEncoder } from '../diarization/models/SpeakerEncoder.js';
 import { unitLength } from '../diarization/speakers/clusterEmbeddings.js';
 
 /** A stretch of a recording, seconds from its start. */
@@ -27,7 +26,7 @@ export interface VoiceEmbedding {
 }
 
 export interface EmbeddedVoices {
-  /** The model file's name (no path): embeddings of different models are not comparable. */
+  /** The model's {@link speakerEncoderIdentity} (its file's name, no path): embeddings of different models are not comparable. */
   model: string;
   /** Per voice of the input; a voice with less than {@link voiceEmbeddingLimits}`.minSpeechSeconds` of speech is left out. */
   voices: Record<string, VoiceEmbedding>;
@@ -55,13 +54,13 @@ const FRAME_SAMPLES = Math.round(0.03 * SAMPLE_RATE);
 
 /**
  * One embedding per voice: the voice's spans are read from the file, stripped of quiet frames,
- * cut into {@link voiceEmbeddingLimits}`.chunkSeconds` pieces, each embedded (Kaldi fbank,
- * mean-normalised per piece, as WeSpeaker does) and the unit-length results averaged. Used for
+ * cut into {@link voiceEmbeddingLimits}`.chunkSeconds` pieces, each embedded by the installed
+ * encoder with its own front end, and the unit-length results averaged. Used for
  * the voice-profile sample and for each speaker of a call, so both are embedded alike.
  * Memory: at most `maxSpeechSeconds` of samples per voice (~4 MB).
  */
 export async function embedVoices(input: EmbedVoicesInput): Promise<EmbeddedVoices> {
-  const model = await loadEmbeddingModel(input.embeddingModelPath);
+  const model = await loadSpeakerEncoder(input.embeddingModelPath);
   const handle = await open(input.audioPath, 'r');
   try {
     const layout = await readWavLayout(handle);
@@ -74,7 +73,7 @@ export async function embedVoices(input: EmbedVoicesInput): Promise<EmbeddedVoic
       if (speechSeconds < voiceEmbeddingLimits.minSpeechSeconds) continue;
       voices[voice] = { vector: await embedSpeech(model, capped), speechSeconds: Math.round(speechSeconds * 10) / 10 };
     }
-    return { model: model.fileName, voices };
+    return { model: speakerEncoderIdentity(model.fileName, model.kind), voices };
   } finally {
     await handle.close();
   }
@@ -122,18 +121,15 @@ function keepSpeech(samples: Float32Array): Float32Array {
 }
 
 /** Mean of the unit-length embeddings of the speech's pieces, made unit-length again. */
-async function embedSpeech(model: EmbeddingModel, speech: Float32Array): Promise<Float32Array> {
+async function embedSpeech(model: SpeakerEncoder, speech: Float32Array): Promise<Float32Array> {
   const { chunkSeconds, minChunkSeconds } = voiceEmbeddingLimits;
   const chunkSamples = chunkSeconds * SAMPLE_RATE;
   let sum: Float64Array | undefined;
   for (let start = 0; start < speech.length; start += chunkSamples) {
     const chunk = speech.subarray(start, start + chunkSamples);
     if (start > 0 && chunk.length < minChunkSeconds * SAMPLE_RATE) break;
-    // Kaldi features expect the 16-bit integer scale.
-    const { frames, features } = computeFbank(chunk.map((sample) => sample * 32768), { melBins: model.melBins });
-    if (frames === 0) continue;
-    subtractMean(features, model.melBins);
-    const vector = unitLength(await model.embed(features, frames));
+    if (chunk.length < FRAME_SAMPLES) continue;
+    const vector = await model.embedSpeech(chunk);
     sum ??= new Float64Array(vector.length);
     for (let axis = 0; axis < vector.length; axis++) sum[axis]! += vector[axis]!;
   }

@@ -1,3 +1,4 @@
+import { speakerEncoderIdentity, speakerEncoderKindOf } from '../diarization/models/SpeakerEncoder.js';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Transcript } from '../../domain/transcripts/transcriptSchema.js';
@@ -47,7 +48,7 @@ export async function matchCallVoices(input: CallVoiceMatchInput, options: CallV
     return { status: 'FAILED', warning: 'Voice match skipped: no speaker-embedding model is installed' };
   }
   await assertModelUsable(modelPath);
-  if (input.profile.model !== basename(modelPath)) {
+  if (input.profile.model !== speakerEncoderIdentity(basename(modelPath), await speakerEncoderKindOf(modelPath))) {
     return { status: 'FAILED', warning: 'Voice match skipped: the voice profile was recorded with another speaker-embedding model; record it again' };
   }
   const spans = soloSpans(input.turns);

@@ -34,6 +34,8 @@ export interface OnnxModelSpec {
   initializers?: OnnxInitializerSpec[];
   /** Defaults to 17 (ReduceMean still takes `axes` as an attribute). */
   opset?: number;
+  /** The model's `metadata_props` (key → value). */
+  metadata?: Record<string, string>;
 }
 
 const FLOAT = 1;
@@ -54,6 +56,7 @@ export function onnxModel(spec: OnnxModelSpec): Uint8Array {
     string(2, 'callscope-tests'),
     message(7, concat(graph)),
     message(8, concat([string(1, ''), varintField(2, spec.opset ?? 17)])),
+    ...Object.entries(spec.metadata ?? {}).map(([key, value]) => message(14, concat([string(1, key), string(2, value)]))),
   ]);
 }
 

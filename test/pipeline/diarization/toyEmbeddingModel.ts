@@ -14,7 +14,7 @@ export function melBinCentreHz(bin: number): number {
  * (MatMul) onto two bands, below 800 Hz and above 1200 Hz, so voices with different spectra point
  * different ways. Input `feats` (batch, frames, 80), output `embs` (batch, 2), as WeSpeaker's export.
  */
-export async function writeToyEmbeddingModel(path: string): Promise<string> {
+export async function writeToyEmbeddingModel(path: string, metadata?: Record<string, string>): Promise<string> {
   const bands = new Float32Array(80 * 2);
   for (let bin = 0; bin < 80; bin++) {
     const hz = melBinCentreHz(bin);
@@ -29,6 +29,7 @@ export async function writeToyEmbeddingModel(path: string): Promise<string> {
       { opType: 'MatMul', inputs: ['pooled', 'bands'], outputs: ['embs'] },
     ],
     initializers: [{ name: 'bands', dims: [80, 2], values: bands }],
+    metadata,
   }));
   return path;
 }

@@ -2,8 +2,11 @@ import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
 import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
-import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
+import { threadResources } from '../../../infrastructure/workers/WorkerResources.js';
+import { unitLength } from '../speakers/clusterEmbeddings.js';
 import { diarizationFailures } from '../diarizationFailures.js';
+import { computeFbank, subtractMean } from './computeFbank.js';
+import type { SpeakerEncoder } from './SpeakerEncoder.js';
 
 /**
  * A speaker-embedding ONNX model of the WeSpeaker ResNet34 / 3D-Speaker CAM++ kind: Kaldi fbank
@@ -13,7 +16,9 @@ import { diarizationFailures } from '../diarizationFailures.js';
  *   `(frames, melBins)`; the mel-bin axis is the numeric one (symbolic axes are batch/frames);
  * - output: its first output, `(batch, dimension)` or `(dimension)`.
  */
-export class EmbeddingModel implements Disposable {
+export class EmbeddingModel implements SpeakerEncoder {
+  readonly kind = 'fbank';
+
   private constructor(
     private readonly session: ort.InferenceSession,
     private readonly inputName: string,
@@ -72,6 +77,19 @@ export class EmbeddingModel implements Disposable {
     }
     this.knownDimension = vector.length;
     return vector;
+  }
+
+  /**
+   * The unit-length embedding of one speaker's speech: its mean-normalised Kaldi fbank, as
+   * WeSpeaker's and 3D-Speaker's own wrappers make it.
+   * @param samples shape: (samples), floats in −1 … 1 at 16 kHz
+   */
+  async embedSpeech(samples: Float32Array): Promise<Float32Array> {
+    // Kaldi features expect the 16-bit integer scale.
+    const { frames, features } = computeFbank(samples.map((sample) => sample * 32768), { melBins: this.melBins });
+    if (frames === 0) throw new Error('too little audio to embed (less than one 25 ms frame)');
+    subtractMean(features, this.melBins);
+    return Float32Array.from(unitLength(await this.embed(features, frames)));
   }
 
   async dispose(): Promise<void> {

@@ -1,5 +1,10 @@
+import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
+import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
+import { diarizationFailures } from '../diarizationFailures.js';
 import { ge2eFrontEnd, ge2ePartials } from './ge2eFrontEnd.js';
+import type { SpeakerEncoder } from './SpeakerEncoder.js';
 
 /**
  * The GE2E voice encoder (Resemblyzer's, converted to ONNX by scripts/models/ge2eToOnnx.py) with
@@ -7,24 +12,35 @@ import { ge2eFrontEnd, ge2ePartials } from './ge2eFrontEnd.js';
  * embeddings, as Resemblyzer's `embed_utterance` makes it. Input `mels` (partials, 160, 40), output
  * `embedding` (partials, 256), each row already of unit length.
  */
-export class Ge2eEncoder {
-  private constructor(private readonly session: ort.InferenceSession) {}
+export class Ge2eEncoder implements SpeakerEncoder {
+  readonly kind = 'ge2e';
 
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly fileName: string,
+  ) {}
+
+  /**
+   * Fails with {@link diarizationFailures.embeddingModelUnusable} when onnxruntime cannot load the
+   * file, with a plain Error when it loads but is not this encoder.
+   */
   static async create(path: string): Promise<Ge2eEncoder> {
-    const session = await ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1 });
+    const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders }))
+      // onnxruntime's message names the absolute path: not for the call's reason.
+      .catch((error: unknown) => { throw diarizationFailures.embeddingModelUnusable(modelDisplayName(path), error); });
     const input = session.inputMetadata[0];
     if (session.inputNames.length !== 1 || !input?.isTensor || input.shape.at(-1) !== ge2eFrontEnd.melBands) {
       await session.release();
       throw new Error(`not a GE2E voice encoder: expected one input of (partials, frames, ${ge2eFrontEnd.melBands})`);
     }
-    return new Ge2eEncoder(session);
+    return new Ge2eEncoder(session, basename(path));
   }
 
   /**
    * @param samples shape: (samples), floats in −1 … 1 at 16 kHz, speech only
    * @returns shape: (256), unit length
    */
-  async embedUtterance(samples: Float32Array): Promise<Float32Array> {
+  async embedSpeech(samples: Float32Array): Promise<Float32Array> {
     const { partials, mels } = ge2ePartials(samples);
     const outputs = await this.session.run({ [this.session.inputNames[0]!]: new ort.Tensor('float32', mels, [partials, ge2eFrontEnd.partialFrames, ge2eFrontEnd.melBands]) });
     const output = outputs[this.session.outputNames[0]!];

@@ -6,10 +6,22 @@ export interface ClusterEmbeddingsOptions {
   /** Hints: when the threshold's cut gives fewer (more) large clusters than this, it is cut where it gives this many instead. */
   minSpeakers?: number;
   maxSpeakers?: number;
-  /** Clusters smaller than this are folded into the nearest large one. Defaults to `12` (pyannote), lowered to 10 % of the embeddings for short calls. */
+  /**
+   * Clusters smaller than this (in embeddings, or in weight when `weights` are given) are folded
+   * into the nearest large one. Defaults to `12` (pyannote), lowered to 10 % of the embeddings
+   * for short calls; taken as given with `weights`.
+   */
   minClusterSize?: number;
+  /** shape: (embeddings); what each embedding counts for in centroids and cluster sizes (seconds of speech, say). Defaults to 1 each. */
+  weights?: readonly number[];
   /** Most items one agglomeration holds (its distance matrix is items² × 4 bytes). Defaults to `2000` (16 MB). */
   maxItems?: number;
+  /**
+   * Pairs of embeddings known to be of different speakers: two clusters that would join such a
+   * pair never merge. Heeded when there are at most `maxItems` embeddings
+   * (the blocks of a longer input are agglomerated without it).
+   */
+  cannotLink?: (first: number, second: number) => boolean;
 }
 
 export interface EmbeddingClusters {
@@ -36,10 +48,10 @@ export function clusterEmbeddings(embeddings: readonly Float32Array[], options: 
   const count = embeddings.length;
   if (count === 0) return { labels: [], centroids: [] };
   const maxItems = Math.max(2, options.maxItems ?? 2000);
-  const minClusterSize = Math.min(options.minClusterSize ?? 12, Math.max(1, Math.round(0.1 * count)));
+  const minClusterSize = options.weights ? (options.minClusterSize ?? 0) : Math.min(options.minClusterSize ?? 12, Math.max(1, Math.round(0.1 * count)));
 
   // Items of the final agglomeration: weighted centroids, and which item each embedding belongs to.
-  let items: WeightedVector[] = embeddings.map((embedding) => ({ vector: unitLength(embedding), weight: 1 }));
+  let items: WeightedVector[] = embeddings.map((embedding, index) => ({ vector: unitLength(embedding), weight: options.weights?.[index] ?? 1 }));
   let itemOf = embeddings.map((_, index) => index);
   while (items.length > maxItems) {
     const reduced: WeightedVector[] = [];
@@ -57,7 +69,7 @@ export function clusterEmbeddings(embeddings: readonly Float32Array[], options: 
     items = reduced;
   }
 
-  const merges = agglomerate(items);
+  const merges = agglomerate(items, items.length === count ? options.cannotLink : undefined);
   let itemLabels = options.speakerCount !== undefined
     ? cutAtLargeClusterCount(merges, items, options.speakerCount, minClusterSize, options.threshold)
     : cutWithinSpeakerRange(merges, items, options, minClusterSize);
@@ -81,10 +93,18 @@ interface Merge {
 /**
  * The full centroid-linkage dendrogram, O(items²) memory. Each row keeps its nearest
  * neighbour, so a merge costs O(items × dimension) plus a rescan of the rows that pointed at
- * the merged clusters.
+ * the merged clusters. Clusters holding a cannot-link pair never merge: the dendrogram then ends with fewer merges than items − 1.
  */
-function agglomerate(items: readonly WeightedVector[]): Merge[] {
+function agglomerate(items: readonly WeightedVector[], cannotLink?: (first: number, second: number) => boolean): Merge[] {
   const count = items.length;
+  // shape: (count, count); 1 where the two clusters hold a cannot-link pair
+  const conflicts = cannotLink ? new Uint8Array(count * count) : undefined;
+  if (conflicts && cannotLink) {
+    for (let row = 0; row < count; row++) for (let column = row + 1; column < count; column++) {
+      if (cannotLink(row, column)) conflicts[row * count + column] = conflicts[column * count + row] = 1;
+    }
+  }
+  const apart = (row: number, column: number, distance: number) => (conflicts?.[row * count + column] ? Number.POSITIVE_INFINITY : distance);
   const centroids = items.map((item) => Float64Array.from(item.vector));
   const weights = items.map((item) => item.weight);
   const active = new Uint8Array(count).fill(1);
@@ -92,7 +112,7 @@ function agglomerate(items: readonly WeightedVector[]): Merge[] {
   const distances = new Float32Array(count * count);
   for (let row = 0; row < count; row++) {
     for (let column = row + 1; column < count; column++) {
-      const distance = euclidean(centroids[row]!, centroids[column]!);
+      const distance = apart(row, column, euclidean(centroids[row]!, centroids[column]!));
       distances[row * count + column] = distance;
       distances[column * count + row] = distance;
     }
@@ -118,6 +138,8 @@ function agglomerate(items: readonly WeightedVector[]): Merge[] {
     let into = -1;
     for (let row = 0; row < count; row++) if (active[row] && (into < 0 || nearestDistance[row]! < nearestDistance[into]!)) into = row;
     const distance = nearestDistance[into]!;
+    // Only clusters that must stay apart are left.
+    if (distance === Number.POSITIVE_INFINITY) break;
     let absorbed = nearest[into]!;
     if (absorbed < into) [into, absorbed] = [absorbed, into];
     merges.push({ into, absorbed, distance });
@@ -128,9 +150,15 @@ function agglomerate(items: readonly WeightedVector[]): Merge[] {
     for (let axis = 0; axis < target.length; axis++) target[axis] = (target[axis]! * weights[into]! + source[axis]! * weights[absorbed]!) / total;
     weights[into] = total;
     active[absorbed] = 0;
+    if (conflicts) {
+      for (let other = 0; other < count; other++) {
+        if (!conflicts[absorbed * count + other]) continue;
+        conflicts[into * count + other] = conflicts[other * count + into] = 1;
+      }
+    }
     for (let other = 0; other < count; other++) {
       if (!active[other] || other === into) continue;
-      const distance = euclidean(target, centroids[other]!);
+      const distance = apart(into, other, euclidean(target, centroids[other]!));
       distances[into * count + other] = distance;
       distances[other * count + into] = distance;
     }

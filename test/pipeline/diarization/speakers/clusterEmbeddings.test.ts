@@ -53,6 +53,24 @@ describe('clusterEmbeddings (centroid linkage over unit-length embeddings)', () 
     expect(blocked).toEqual(whole);
   });
 
+  it('never merges clusters that would join a cannot-link pair, whatever the threshold', () => {
+    // Two near-identical voices (0 and 1 apart by noise only) that a cannot-link pair keeps apart.
+    const embeddings = samples([[1, 0.1, 0, 0], [1, -0.1, 0, 0]], 10, 0.05);
+    expect(new Set(clusterEmbeddings(embeddings, { threshold: 0.7 }).labels).size).toBe(1);
+    const { labels } = clusterEmbeddings(embeddings, { threshold: 0.7, cannotLink: (first, second) => first === 0 && second === 1 });
+    expect(labels[0]).not.toBe(labels[1]);
+    // Everything else is free to join either: the two constrained items end in different clusters.
+    expect(new Set(labels).size).toBe(2);
+  });
+
+  it('weighs embeddings: sizes (for folding) are sums of weights', () => {
+    // 20 of voice 0 (0.1 s each: 2 s), one of voice 1 worth 3 s: voice 1 is large by weight, not by count.
+    const embeddings = [...samples([threeVoices[0]!], 20, 0.2), Float32Array.from(threeVoices[1]!)];
+    const weights = [...Array.from({ length: 20 }, () => 0.1), 3];
+    expect(new Set(clusterEmbeddings(embeddings, { threshold: 0.7, weights, minClusterSize: 1.5 }).labels).size).toBe(2);
+    expect(new Set(clusterEmbeddings(embeddings, { threshold: 0.7, weights: weights.map(() => 0.1), minClusterSize: 1.5 }).labels).size).toBe(1);
+  });
+
   it('handles no embeddings and a single one', () => {
     expect(clusterEmbeddings([], { threshold: 0.7 })).toEqual({ labels: [], centroids: [] });
     expect(clusterEmbeddings([Float32Array.from([1, 2])], { threshold: 0.7 }).labels).toEqual([0]);

@@ -1,0 +1,179 @@
+import { segmentationGeometry } from '../models/SegmentationModel.js';
+import type { SpeakerEncoder } from '../models/SpeakerEncoder.js';
+import { clusterEmbeddings } from './clusterEmbeddings.js';
+import type { SpeakerRun } from './TurnBuilder.js';
+import { soloStretches } from './voiceStatistics.js';
+
+export interface RunClusteringOptions {
+  /** Clusters merge while the Euclidean distance between their centroids (of unit-length embeddings) is below this. */
+  threshold: number;
+  /** A cluster with less speech than this is folded into the most similar larger one, seconds. */
+  minSpeakerSeconds: number;
+  speakerCount?: number;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+}
+
+/** A piece of one run's solo speech, `[startSeconds, endSeconds)`, and its embedding. */
+export interface EmbeddedPiece {
+  run: number;
+  startSeconds: number;
+  endSeconds: number;
+  /** shape: (dimension), unit length */
+  vector: Float32Array;
+}
+
+/** Trimmed from both ends of a solo stretch before it is embedded: turn edges are uncertain by a frame or two, seconds. */
+const PIECE_MARGIN_SECONDS = 0.05;
+/** Solo stretches shorter than this (after trimming) are not embedded: too little of a voice to tell it, seconds. */
+const MIN_PIECE_SECONDS = 0.4;
+/**
+ * Longer solo stretches are embedded in equal pieces of at most this length, so a stretch in
+ * which the segmentation fused two voices is told apart piece by piece; 3 s holds about three of
+ * the GE2E encoder's 1.6 s partials, enough for a steady embedding. Seconds.
+ */
+const MAX_PIECE_SECONDS = 3;
+
+/**
+ * Pieces clustered in one agglomeration, with their cannot-link pairs: about 2 hours of speech
+ * (its distance matrix 64 MB). A longer call is first reduced block by block (see clusterEmbeddings.ts).
+ */
+const MAX_CONSTRAINED_PIECES = 4000;
+
+/**
+ * Whether the segmentation model told the two pieces' speakers apart: they are of different
+ * provisional speakers that both talk within one segmentation window (10 s), where the model
+ * gave them different local speakers. pyannote keeps the same rule by never assigning two local
+ * speakers of one window to one cluster.
+ */
+function toldApart(runs: readonly SpeakerRun[], first: EmbeddedPiece, second: EmbeddedPiece): boolean {
+  if (runs[first.run]!.speaker === runs[second.run]!.speaker) return false;
+  return Math.max(first.endSeconds, second.endSeconds) - Math.min(first.startSeconds, second.startSeconds) <= segmentationGeometry.windowSamples / segmentationGeometry.sampleRate;
+}
+
+/**
+ * Call-level speakers from the embeddings of the provisional speakers' speech: every stretch
+ * where one provisional speaker talks alone (window linking's runs, see
+ * linkSpeakersAcrossWindows.ts) is embedded once, in pieces of at most 3 s; the pieces are
+ * clustered (centroid linkage, each weighted by its seconds), never joining two provisional
+ * speakers the segmentation model told apart in one window; and each run takes its pieces'
+ * clusters, split between two pieces of different clusters at the middle of the gap between
+ * them. A run with no piece of its own (overlapped throughout, or too short) takes the cluster
+ * that holds most of its provisional speaker's pieces, else that of the nearest piece.
+ *
+ * Cost: one encoder pass over the solo speech (not one per overlapping window); memory: one
+ * piece's samples at a time, and the pieces' embeddings (about 1 KB per 3 s of speech).
+ * @param blocks the recording's 16 kHz mono samples in order, −1 … 1 (reused buffers are fine)
+ */
+export async function clusterRunsByEmbeddings(
+  encoder: SpeakerEncoder,
+  blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>,
+  runs: readonly SpeakerRun[],
+  options: RunClusteringOptions,
+  sampleRate = 16_000,
+): Promise<{ runs: SpeakerRun[]; pieces: EmbeddedPiece[] }> {
+  const pieces = await embedPieces(encoder, blocks, speechPieces(runs), sampleRate);
+  if (pieces.length === 0) return { runs: [...runs], pieces };
+  const { labels } = clusterEmbeddings(pieces.map((piece) => piece.vector), {
+    threshold: options.threshold,
+    weights: pieces.map((piece) => piece.endSeconds - piece.startSeconds),
+    minClusterSize: options.minSpeakerSeconds,
+    speakerCount: options.speakerCount,
+    minSpeakers: options.minSpeakers,
+    maxSpeakers: options.maxSpeakers,
+    maxItems: MAX_CONSTRAINED_PIECES,
+    cannotLink: (first, second) => toldApart(runs, pieces[first]!, pieces[second]!),
+  });
+  return { runs: relabelRuns(runs, pieces, labels), pieces };
+}
+
+/** The runs' solo stretches in pieces to embed, sorted by start, never overlapping. */
+export function speechPieces(runs: readonly SpeakerRun[]): Omit<EmbeddedPiece, 'vector'>[] {
+  return soloStretches(runs, PIECE_MARGIN_SECONDS, MIN_PIECE_SECONDS).flatMap((stretch) => {
+    const seconds = stretch.endSeconds - stretch.startSeconds;
+    const count = Math.ceil(seconds / MAX_PIECE_SECONDS);
+    return Array.from({ length: count }, (_, index) => ({
+      run: stretch.run,
+      startSeconds: stretch.startSeconds + (seconds * index) / count,
+      endSeconds: stretch.startSeconds + (seconds * (index + 1)) / count,
+    }));
+  });
+}
+
+/** Each piece's samples gathered in one pass over the audio and embedded as soon as it is complete. */
+async function embedPieces(
+  encoder: SpeakerEncoder,
+  blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>,
+  pieces: readonly Omit<EmbeddedPiece, 'vector'>[],
+  sampleRate: number,
+): Promise<EmbeddedPiece[]> {
+  const embedded: EmbeddedPiece[] = [];
+  let next = 0;
+  let current: { first: number; samples: Float32Array } | undefined;
+  const open = () => {
+    const piece = pieces[next]!;
+    const first = Math.round(piece.startSeconds * sampleRate);
+    current = { first, samples: new Float32Array(Math.max(0, Math.round(piece.endSeconds * sampleRate) - first)) };
+  };
+  for await (const block of blocks) {
+    const blockEnd = block.startSample + block.samples.length;
+    while (next < pieces.length) {
+      if (!current) open();
+      const { first, samples } = current!;
+      const from = Math.max(first, block.startSample);
+      const to = Math.min(first + samples.length, blockEnd);
+      if (to > from) samples.set(block.samples.subarray(from - block.startSample, to - block.startSample), from - first);
+      if (first + samples.length > blockEnd) break;
+      embedded.push({ ...pieces[next]!, vector: await encoder.embedSpeech(samples) });
+      current = undefined;
+      next++;
+    }
+    if (next >= pieces.length) break;
+  }
+  return embedded;
+}
+
+/**
+ * The runs under their pieces' clusters: a run is cut between two of its pieces that fell in
+ * different clusters, at the middle of the gap between them.
+ * @param labels shape: (pieces), cluster of each piece
+ */
+function relabelRuns(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece[], labels: readonly number[]): SpeakerRun[] {
+  const piecesOfRun = new Map<number, number[]>();
+  pieces.forEach((piece, index) => piecesOfRun.set(piece.run, [...(piecesOfRun.get(piece.run) ?? []), index]));
+  const clusterOfSpeaker = majorityClusters(runs, pieces, labels);
+  const relabelled: SpeakerRun[] = [];
+  runs.forEach((run, runIndex) => {
+    const own = piecesOfRun.get(runIndex);
+    if (!own) {
+      relabelled.push({ ...run, speaker: clusterOfSpeaker.get(run.speaker) ?? labels[nearestPiece(pieces, run)]! });
+      return;
+    }
+    let start = run.startSeconds;
+    own.forEach((pieceIndex, position) => {
+      const following = own[position + 1];
+      if (following !== undefined && labels[following] === labels[pieceIndex]) return;
+      const end = following === undefined ? run.endSeconds : (pieces[pieceIndex]!.endSeconds + pieces[following]!.startSeconds) / 2;
+      relabelled.push({ speaker: labels[pieceIndex]!, startSeconds: start, endSeconds: end });
+      start = end;
+    });
+  });
+  return relabelled;
+}
+
+/** For each provisional speaker with pieces, the cluster that holds most of their pieces' seconds. */
+function majorityClusters(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece[], labels: readonly number[]): Map<number, number> {
+  const seconds = new Map<number, Map<number, number>>();
+  pieces.forEach((piece, index) => {
+    const speaker = runs[piece.run]!.speaker;
+    const ofSpeaker = seconds.get(speaker) ?? new Map<number, number>();
+    ofSpeaker.set(labels[index]!, (ofSpeaker.get(labels[index]!) ?? 0) + piece.endSeconds - piece.startSeconds);
+    seconds.set(speaker, ofSpeaker);
+  });
+  return new Map([...seconds].map(([speaker, byCluster]) => [speaker, [...byCluster].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0]]));
+}
+
+function nearestPiece(pieces: readonly EmbeddedPiece[], run: SpeakerRun): number {
+  const distance = (piece: EmbeddedPiece) => Math.max(0, piece.startSeconds - run.endSeconds, run.startSeconds - piece.endSeconds);
+  return pieces.reduce((best, piece, index) => (distance(piece) < distance(pieces[best]!) ? index : best), 0);
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { SpeakerEncoder } from '../../../../src/pipeline/diarization/models/SpeakerEncoder.js';
+import { clusterRunsByEmbeddings, speechPieces } from '../../../../src/pipeline/diarization/speakers/clusterRunsByEmbeddings.js';
+import type { SpeakerRun } from '../../../../src/pipeline/diarization/speakers/TurnBuilder.js';
+
+const SAMPLE_RATE = 16_000;
+
+/**
+ * A stand-in encoder that hears pitch: the share of zero crossings says which of two tones a
+ * stretch holds, as a unit vector (low tone → (1, 0), high tone → (0, 1)). Records what it embeds.
+ */
+function pitchEncoder(): SpeakerEncoder & { embedded: number[] } {
+  const embedded: number[] = [];
+  return {
+    kind: 'ge2e',
+    fileName: 'pitch.onnx',
+    embedded,
+    embedSpeech: async (samples) => {
+      embedded.push(samples.length / SAMPLE_RATE);
+      let crossings = 0;
+      for (let index = 1; index < samples.length; index++) if ((samples[index - 1]! < 0) !== (samples[index]! < 0)) crossings++;
+      const high = crossings / samples.length > 0.03 ? 1 : 0;
+      return Float32Array.from([1 - high, high]);
+    },
+    dispose: async () => undefined,
+  };
+}
+
+/** Tones laid out as `[startSeconds, endSeconds, 'low' | 'high']`, silence elsewhere, in 1 s blocks. */
+async function* toneBlocks(seconds: number, tones: readonly (readonly [number, number, 'low' | 'high'])[]): AsyncGenerator<{ startSample: number; samples: Float32Array }> {
+  const all = new Float32Array(seconds * SAMPLE_RATE);
+  for (const [start, end, pitch] of tones) {
+    const hz = pitch === 'low' ? 120 : 400;
+    for (let index = Math.round(start * SAMPLE_RATE); index < end * SAMPLE_RATE; index++) all[index] = 0.3 * Math.sin((2 * Math.PI * hz * index) / SAMPLE_RATE);
+  }
+  for (let start = 0; start < all.length; start += SAMPLE_RATE) yield { startSample: start, samples: all.slice(start, start + SAMPLE_RATE) };
+}
+
+const options = { threshold: 0.5, minSpeakerSeconds: 0.5 };
+const speakersOf = (runs: readonly SpeakerRun[]) => runs.map((run) => [run.speaker, run.startSeconds, run.endSeconds]);
+
+describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech embedded once, clustered)', () => {
+  it('joins one voice the window linking split in two, keeps another apart, and embeds each stretch once', async () => {
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 4 },
+      { speaker: 1, startSeconds: 4.5, endSeconds: 8 },
+      // The first voice again after a long pause, under a new provisional number.
+      { speaker: 2, startSeconds: 20, endSeconds: 23 },
+    ];
+    const encoder = pitchEncoder();
+    const result = await clusterRunsByEmbeddings(encoder, toneBlocks(25, [[0, 4, 'low'], [4.5, 8, 'high'], [20, 23, 'low']]), runs, options);
+    expect(speakersOf(result.runs)).toEqual([[0, 0, 4], [1, 4.5, 8], [0, 20, 23]]);
+    // 3.9 s → two pieces, 3.4 s → two, 2.9 s → one: every second of solo speech embedded once.
+    expect(encoder.embedded.map((seconds) => Math.round(seconds * 100) / 100)).toEqual([1.95, 1.95, 1.7, 1.7, 2.9]);
+  });
+
+  it('splits a run in which two voices were fused, between the pieces that differ', async () => {
+    const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 6 }];
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(8, [[0, 3, 'low'], [3, 6, 'high']]), runs, options);
+    expect(speakersOf(result.runs)).toEqual([[0, 0, 3], [1, 3, 6]]);
+  });
+
+  it('never joins two provisional speakers the segmentation told apart within one window, even when they sound alike', async () => {
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 3 },
+      { speaker: 1, startSeconds: 3.5, endSeconds: 6.5 },
+    ];
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(8, [[0, 3, 'low'], [3.5, 6.5, 'low']]), runs, options);
+    expect(new Set(result.runs.map((run) => run.speaker)).size).toBe(2);
+  });
+
+  it('gives a run with no solo speech of its own the cluster of most of its provisional speaker\'s pieces', async () => {
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 3 },
+      { speaker: 1, startSeconds: 12, endSeconds: 15 },
+      // Too short to embed (0.3 s): speaker 1 again.
+      { speaker: 1, startSeconds: 16, endSeconds: 16.3 },
+    ];
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(18, [[0, 3, 'low'], [12, 15, 'high'], [16, 16.3, 'high']]), runs, options);
+    expect(speakersOf(result.runs)).toEqual([[0, 0, 3], [1, 12, 15], [1, 16, 16.3]]);
+  });
+
+  it('leaves the runs as they are when nothing is long enough to embed', async () => {
+    const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 0.3 }];
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(1, [[0, 0.3, 'low']]), runs, options);
+    expect(result).toEqual({ runs, pieces: [] });
+  });
+
+  it('speechPieces: solo stretches only (overlap left out), trimmed by 0.05 s, cut into equal pieces of at most 3 s', () => {
+    // Speaker 0 alone for 0–6 s (5.9 s after trimming: two pieces), speaker 1 alone for 7–8 s.
+    const pieces = speechPieces([
+      { speaker: 0, startSeconds: 0, endSeconds: 7 },
+      { speaker: 1, startSeconds: 6, endSeconds: 8 },
+    ]);
+    expect(pieces.map((piece) => [piece.run, +piece.startSeconds.toFixed(3), +piece.endSeconds.toFixed(3)])).toEqual([
+      [0, 0.05, 3], [0, 3, 5.95],
+      [1, 7.05, 7.95],
+    ]);
+  });
+});
