@@ -205,7 +205,7 @@ export function speechRegions(samples: Float32Array): { start: number; end: numb
 }
 
 /** The file as 16 kHz mono float samples, decoded by the product's own ffmpeg. */
-async function decodeMono16k(path: string): Promise<Float32Array> {
+export async function decodeMono16k(path: string): Promise<Float32Array> {
   const { stdout } = await run(resolveFfmpegBinaries().ffmpegPath, ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', '1', '-ar', String(SAMPLE_RATE), '-'], { encoding: 'buffer', maxBuffer: 1 << 30 });
   return new Float32Array(stdout.buffer.slice(stdout.byteOffset, stdout.byteOffset + stdout.length));
 }

@@ -25,21 +25,34 @@ export interface DiarizationScore {
   referenceSpeakers: Record<string, { seconds: number; matchedSeconds: number }>;
 }
 
+export interface ScoringOptions {
+  /**
+   * Seconds on each side of every reference turn's start and end left out of the scoring (NIST
+   * md-eval's `-c`; 0.25 s is its customary collar, for references whose boundaries are only
+   * known to a word's length). Defaults to 0: everything scored.
+   */
+  collarSeconds?: number;
+}
+
 /**
- * Diarization error rate as NIST md-eval and pyannote.metrics compute it, with no collar and
- * overlapped speech scored: for each stretch of time with R reference and H hypothesis
+ * Diarization error rate as NIST md-eval and pyannote.metrics compute it, with no collar unless
+ * one is asked for, and overlapped speech scored: for each stretch of time with R reference and H hypothesis
  * speakers of which C are correctly mapped, missed = max(0, R − H), false alarm =
  * max(0, H − R), confusion = min(R, H) − C, each times the stretch's length. The speaker
  * mapping is the one-to-one mapping that maximises the matched time (Hungarian), which is
  * the one that minimises the DER.
  */
-export function scoreDiarization(reference: readonly SpeakerTurn[], hypothesis: readonly SpeakerTurn[]): DiarizationScore {
+export function scoreDiarization(reference: readonly SpeakerTurn[], hypothesis: readonly SpeakerTurn[], options: ScoringOptions = {}): DiarizationScore {
   const referenceSpeakers = speakersOf(reference);
   const hypothesisSpeakers = speakersOf(hypothesis);
+  const collar = options.collarSeconds ?? 0;
   const events = [
     ...speakerEvents(reference, referenceSpeakers, 'reference'),
     ...speakerEvents(hypothesis, hypothesisSpeakers, 'hypothesis'),
+    ...(collar > 0 ? collarEvents(reference, collar) : []),
   ].sort((a, b) => a.time - b.time);
+  // Inside a collar while > 0.
+  let collarDepth = 0;
 
   // Each speaker's turns may overlap each other (a split turn); a speaker is active while its depth is > 0.
   const referenceDepth = new Array<number>(referenceSpeakers.length).fill(0);
@@ -54,10 +67,11 @@ export function scoreDiarization(reference: readonly SpeakerTurn[], hypothesis: 
 
   for (let index = 0; index < events.length; index++) {
     const event = events[index]!;
-    (event.side === 'reference' ? referenceDepth : hypothesisDepth)[event.speaker]! += event.delta;
+    if (event.side === 'collar') collarDepth += event.delta;
+    else (event.side === 'reference' ? referenceDepth : hypothesisDepth)[event.speaker]! += event.delta;
     const next = events[index + 1];
     const seconds = next ? next.time - event.time : 0;
-    if (seconds <= 0) continue;
+    if (seconds <= 0 || collarDepth > 0) continue;
     const activeReference = activeIndexes(referenceDepth);
     const activeHypothesis = activeIndexes(hypothesisDepth);
     referenceSeconds += activeReference.length * seconds;
@@ -103,12 +117,20 @@ function speakersOf(turns: readonly SpeakerTurn[]): string[] {
 
 interface SpeakerEvent {
   time: number;
-  side: 'reference' | 'hypothesis';
+  side: 'reference' | 'hypothesis' | 'collar';
   speaker: number;
   delta: 1 | -1;
 }
 
-function speakerEvents(turns: readonly SpeakerTurn[], speakers: string[], side: SpeakerEvent['side']): SpeakerEvent[] {
+/** A no-score stretch of `collar` seconds on each side of every reference turn boundary. */
+function collarEvents(reference: readonly SpeakerTurn[], collar: number): SpeakerEvent[] {
+  return reference.flatMap((turn) => [turn.startSeconds, turn.endSeconds]).flatMap((boundary) => [
+    { time: boundary - collar, side: 'collar' as const, speaker: -1, delta: 1 as const },
+    { time: boundary + collar, side: 'collar' as const, speaker: -1, delta: -1 as const },
+  ]);
+}
+
+function speakerEvents(turns: readonly SpeakerTurn[], speakers: string[], side: 'reference' | 'hypothesis'): SpeakerEvent[] {
   return turns
     .filter((turn) => turn.endSeconds > turn.startSeconds)
     .flatMap((turn) => {

@@ -46,6 +46,17 @@ describe('scoreDiarization (no collar, overlap scored)', () => {
     expect(result.diarizationErrorRate).toBeCloseTo(0.4);
   });
 
+  it('leaves a collar around every reference boundary out of the scoring when asked (md-eval -c)', () => {
+    // The late change of the test above: 10-12 B heard as X. With a 0.25 s collar, 9.75-10.25,
+    // 19.75-20.25 and -0.25-0.25 are not scored: confusion 10.25-12 (1.75 s), missed 18-19.75 (1.75 s),
+    // of 20 - 0.25 - 0.5 - 0.25 = 19 s of reference speech.
+    const result = scoreDiarization(parseRttm(rttm(['A', 0, 10], ['B', 10, 20])), parseRttm(rttm(['X', 0, 12], ['Y', 12, 18])), { collarSeconds: 0.25 });
+    expect(result.referenceSeconds).toBeCloseTo(19);
+    expect(result.confusionSeconds).toBeCloseTo(1.75);
+    expect(result.missedSeconds).toBeCloseTo(1.75);
+    expect(result.diarizationErrorRate).toBeCloseTo(3.5 / 19);
+  });
+
   it('is all missed for an empty hypothesis, and joins a speaker\'s overlapping turns before scoring', () => {
     expect(score(rttm(['A', 0, 5]), '').missed).toBe(1);
     const joined = score(rttm(['A', 0, 5], ['A', 3, 8]), rttm(['X', 0, 8]));
