@@ -45,12 +45,12 @@ import type { StageContext } from '../src/pipeline/StageContext.js';
 import { makeConversation } from './audio/makeConversation.js';
 import { libriSpeechConversationPlans, spliceLibriSpeechConversation, spliceLibriSpeechReading, type EvaluationHalf } from './audio/libriSpeechConversations.js';
 import { spliceConversation } from './audio/spliceConversation.js';
-import { evalModelsDir, readEvalModels } from './models/evalModels.js';
+import { cachedEvalModelFile } from './models/evalModels.js';
 
 const run = promisify(execFile);
 const shared = (path: string) => resolve(packageRoot, '../shared', path);
 const segmentationModel = process.env.SEGMENTATION_MODEL || shared('models/pyannote-segmentation-3.0.fp16.onnx');
-const embeddingModel = process.env.EMBEDDING_MODEL || cachedVoiceEncoder();
+const embeddingModel = process.env.EMBEDDING_MODEL || cachedEvalModelFile('ge2e-resemblyzer', 'voiceEncoderOnnx');
 /** Each recording is diarized under each configuration: without an embedding model, and with one when at hand. */
 const configurations = [
   { label: 'without', models: { segmentationModel } },
@@ -326,11 +326,4 @@ async function filesEndingIn(folder: string, suffix: string): Promise<string[]> 
 async function hasTools(...tools: string[]): Promise<boolean> {
   const found = await Promise.all(tools.map((tool) => run('sh', ['-c', `command -v ${tool}`]).then(() => true, () => false)));
   return found.every(Boolean);
-}
-
-/** The GE2E encoder's ONNX file when `npm run models:eval` has put it in EVAL_MODELS_DIR. */
-function cachedVoiceEncoder(): string | undefined {
-  const directory = evalModelsDir();
-  const relativePath = readEvalModels(directory).models['ge2e-resemblyzer']?.roles.voiceEncoderOnnx;
-  return relativePath && existsSync(resolve(directory, relativePath)) ? resolve(directory, relativePath) : undefined;
 }

@@ -78,3 +78,9 @@ export function requireEvalModelFile(id: string, role: string, directory = evalM
   if (path === undefined) throw new Error(`The evaluation model ${id} has no ${role} (see scripts/models/evalModels.json).`);
   return path;
 }
+
+/** The file of `id`'s `role` when models:eval has put it in the cache (absolute), else undefined: for scripts that run without it. */
+export function cachedEvalModelFile(id: string, role: string, directory = evalModelsDir()): string | undefined {
+  const relativePath = readEvalModels(directory).models[id]?.roles[role];
+  return relativePath && existsSync(resolve(directory, relativePath)) ? resolve(directory, relativePath) : undefined;
+}

@@ -17,5 +17,6 @@ export const commandLoaders: Readonly<Record<string, () => Promise<CliCommand>>>
   transcribe: async () => (await import('./commands/transcribeCommand.js')).transcribeCommand,
   process: async () => (await import('./commands/processCommand.js')).processCommand,
   'analyze-transcript': async () => (await import('./commands/analyzeTranscriptCommand.js')).analyzeTranscriptCommand,
+  voice: async () => (await import('./commands/voiceCommand.js')).voiceCommand,
   models: async () => (await import('./commands/modelsCommand.js')).modelsCommand,
 };
