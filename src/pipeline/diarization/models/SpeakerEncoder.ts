@@ -1,5 +1,7 @@
 import type { Disposable } from '../../../infrastructure/workers/WorkerResources.js';
 import { threadResources } from '../../../infrastructure/workers/WorkerResources.js';
+import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
+import { diarizationFailures } from '../diarizationFailures.js';
 import { EmbeddingModel } from './EmbeddingModel.js';
 import { Ge2eEncoder } from './Ge2eEncoder.js';
 import { readOnnxMetadata } from './readOnnxMetadata.js';
@@ -35,9 +37,13 @@ export const ENCODER_KIND_METADATA_KEY = 'callscope.embedding.kind';
  * downloadable model the manifest names). Never guessed from the file's name.
  */
 export async function speakerEncoderKindOf(path: string, fallbackKind?: SpeakerEncoderKind): Promise<SpeakerEncoderKind> {
-  const stated = (await readOnnxMetadata(path)).get(ENCODER_KIND_METADATA_KEY);
+  // A file that is no protobuf (truncated, another format) fails as onnxruntime's refusal would: the operator's reason names the setting, not the path.
+  const metadata = await readOnnxMetadata(path).catch((error: unknown) => { throw diarizationFailures.embeddingModelUnusable(modelDisplayName(path), error); });
+  const stated = metadata.get(ENCODER_KIND_METADATA_KEY);
   if (stated !== undefined) {
-    if (!(speakerEncoderKinds as readonly string[]).includes(stated)) throw new Error(`the speaker-embedding model states an unknown kind "${stated}" (known: ${speakerEncoderKinds.join(', ')})`);
+    if (!(speakerEncoderKinds as readonly string[]).includes(stated)) {
+      throw diarizationFailures.embeddingModelUnusable(modelDisplayName(path), new Error(`the model states an unknown kind "${stated}" (known: ${speakerEncoderKinds.join(', ')})`));
+    }
     return stated as SpeakerEncoderKind;
   }
   return fallbackKind ?? 'fbank';

@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSpeakerEncoder, speakerEncoderKindOf } from '../../../../src/pipeline/diarization/models/SpeakerEncoder.js';
+import { StageFailure } from '../../../../src/pipeline/StageFailure.js';
 import { writeToyEmbeddingModel } from '../toyEmbeddingModel.js';
 
 const folder = await mkdtemp(join(tmpdir(), 'callscope-speaker-encoder-'));
@@ -29,8 +30,14 @@ describe('the embedding slot learns a model\'s kind from the file or the manifes
     await expect(createSpeakerEncoder(path)).rejects.toThrow(/not a GE2E voice encoder/);
   });
 
-  it('refuses a kind it does not know', async () => {
+  it('refuses a kind it does not know, and a file that is no ONNX model, as an unusable model (the setting named, not the path)', async () => {
     const path = await writeToyEmbeddingModel(join(folder, 'other.onnx'), { 'callscope.embedding.kind': 'ecapa' });
-    await expect(speakerEncoderKindOf(path)).rejects.toThrow(/unknown kind "ecapa"/);
+    const unknown = await speakerEncoderKindOf(path).catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(StageFailure);
+    expect(unknown).toMatchObject({ kind: 'unavailable', reason: expect.stringMatching(/^The speaker-embedding model at EMBEDDING_MODEL \(now other\.onnx\)/) });
+    expect(((unknown as StageFailure).cause as Error).message).toMatch(/unknown kind "ecapa"/);
+    const text = join(folder, 'notes.onnx');
+    await writeFile(text, 'not a model\n');
+    await expect(speakerEncoderKindOf(text)).rejects.toBeInstanceOf(StageFailure);
   });
 });
