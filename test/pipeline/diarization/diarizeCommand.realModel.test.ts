@@ -2,23 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/cli/CliCommand.js';
 import { diarizeCommand } from '../../../src/cli/commands/diarizeCommand.js';
 import { segmentationModelPath, sharedAudio } from './stereoCall.js';
+import { captureCommandOutput } from '../../helpers/commandOutput.js';
 
 // `callscope diarize` (src/cli/commands/diarizeCommand.ts), with the real segmentation model and ffmpeg.
 
-let printed: string[];
-let reported: string[];
+const { printed, reported } = captureCommandOutput();
 beforeEach(() => {
-  printed = [];
-  reported = [];
-  vi.spyOn(console, 'log').mockImplementation((line: string) => { printed.push(line); });
-  vi.spyOn(console, 'error').mockImplementation((line: string) => { reported.push(line); });
   vi.stubEnv('SEGMENTATION_MODEL', segmentationModelPath);
   vi.stubEnv('EMBEDDING_MODEL', 'models/not-installed.onnx');
 });
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
+afterEach(() => { vi.unstubAllEnvs(); });
 
 const rttmLine = /^SPEAKER sample 1 \d+\.\d{3} \d+\.\d{3} <NA> <NA> SPEAKER_0[01] <NA> <NA>$/;
 

@@ -7,6 +7,7 @@ import { voiceCommand } from '../../../src/cli/commands/voiceCommand.js';
 import { packageRoot } from '../../../src/infrastructure/packageRoot.js';
 import { requireEvalModelFile } from '../../../scripts/models/evalModels.js';
 import { pcmWav, sine } from '../../helpers/pcmWav.js';
+import { captureCommandOutput } from '../../helpers/commandOutput.js';
 
 // `callscope voice compare` (src/cli/commands/voiceCommand.ts) with the real GE2E encoder
 // (`npm run models:eval -- --only ge2e-resemblyzer`, which the test command runs) and ffmpeg.
@@ -16,19 +17,9 @@ const reading = (file: string) => resolve(packageRoot, '../shared/audio/librispe
 const folder = await mkdtemp(join(tmpdir(), 'voice-command-'));
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
-let printed: string[];
-let reported: string[];
-beforeEach(() => {
-  printed = [];
-  reported = [];
-  vi.spyOn(console, 'log').mockImplementation((line: string) => { printed.push(line); });
-  vi.spyOn(console, 'error').mockImplementation((line: string) => { reported.push(line); });
-  vi.stubEnv('EMBEDDING_MODEL', encoderPath);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
+const { printed, reported } = captureCommandOutput();
+beforeEach(() => { vi.stubEnv('EMBEDDING_MODEL', encoderPath); });
+afterEach(() => { vi.unstubAllEnvs(); });
 
 describe('callscope voice compare', () => {
   it('prints one JSON object: two readings of one reader are one speaker', async () => {
