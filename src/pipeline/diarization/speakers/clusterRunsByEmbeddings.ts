@@ -140,7 +140,11 @@ async function embedPieces(
  */
 function relabelRuns(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece[], labels: readonly number[]): SpeakerRun[] {
   const piecesOfRun = new Map<number, number[]>();
-  pieces.forEach((piece, index) => piecesOfRun.set(piece.run, [...(piecesOfRun.get(piece.run) ?? []), index]));
+  pieces.forEach((piece, index) => {
+    const ofRun = piecesOfRun.get(piece.run);
+    if (ofRun) ofRun.push(index);
+    else piecesOfRun.set(piece.run, [index]);
+  });
   const clusterOfSpeaker = majorityClusters(runs, pieces, labels);
   const relabelled: SpeakerRun[] = [];
   runs.forEach((run, runIndex) => {
