@@ -106,7 +106,11 @@ export async function spliceLibriSpeechConversation(folder: string, plan: Conver
   const halves = speakerHalves(utterances);
   const inHalf = utterances.filter((utterance) => halves.get(utterance.speaker) === plan.half);
   const bySpeaker = new Map<string, LibriSpeechUtterance[]>();
-  for (const utterance of inHalf) bySpeaker.set(utterance.speaker, [...(bySpeaker.get(utterance.speaker) ?? []), utterance]);
+  for (const utterance of inHalf) {
+    const own = bySpeaker.get(utterance.speaker);
+    if (own) own.push(utterance);
+    else bySpeaker.set(utterance.speaker, [utterance]);
+  }
   const regular = shuffled([...bySpeaker.keys()].filter((speaker) => bySpeaker.get(speaker)!.length > 1), random);
   const single = shuffled([...bySpeaker.keys()].filter((speaker) => bySpeaker.get(speaker)!.length === 1), random);
   const regularCount = Math.min(plan.speakers, MOST_REGULAR_SPEAKERS, regular.length);

@@ -2,7 +2,6 @@ import type { Diarization, SpeakerTurn } from '../speechTypes.js';
 import { defaultClusteringThresholds, defaultDiarizationOptions, type DiarizationOptions } from './diarizationOptions.js';
 import { readWavBlocks, readWavInfo } from './inference/readWavBlocks.js';
 import { segmentWindows } from './inference/segmentWindows.js';
-import type { EmbeddingModel } from './models/EmbeddingModel.js';
 import { loadSegmentationModel, segmentationGeometry } from './models/SegmentationModel.js';
 import { loadSpeakerEncoder } from './models/SpeakerEncoder.js';
 import { clusterRunsByEmbeddings } from './speakers/clusterRunsByEmbeddings.js';
@@ -105,7 +104,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
     runs = mergeTouchingRuns(await resegmentVoices(input.monoPath, mergeTouchingRuns(clustered.runs, options.maxGapSeconds), options), options.maxGapSeconds);
     hook('embeddings', { embeddings: clustered.pieces.length, linked: new Set(linked.map((run) => run.speaker)).size });
   } else if (embedding) {
-    runs = await clusterSpeakersByEmbeddings(embedding as EmbeddingModel, windows, totalSamples, {
+    runs = await clusterSpeakersByEmbeddings(embedding, windows, totalSamples, {
       ...turnOptions,
       clusteringThreshold: options.clusteringThreshold ?? defaultClusteringThresholds[embedding.kind],
       minEmbeddingSeconds: options.minEmbeddingSeconds,

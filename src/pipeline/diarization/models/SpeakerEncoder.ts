@@ -49,14 +49,17 @@ export async function speakerEncoderKindOf(path: string, fallbackKind?: SpeakerE
   return fallbackKind ?? 'fbank';
 }
 
+/** The encoder classes, told apart by `kind`: callers that need one kind's own methods narrow on it. */
+export type LoadedSpeakerEncoder = Ge2eEncoder | EmbeddingModel;
+
 /** Loads the model at `path` as the encoder of its kind. */
-export async function createSpeakerEncoder(path: string, fallbackKind?: SpeakerEncoderKind): Promise<SpeakerEncoder> {
+export async function createSpeakerEncoder(path: string, fallbackKind?: SpeakerEncoderKind): Promise<LoadedSpeakerEncoder> {
   const kind = await speakerEncoderKindOf(path, fallbackKind);
   return kind === 'ge2e' ? Ge2eEncoder.create(path) : EmbeddingModel.create(path);
 }
 
 /** The current worker thread's encoder for the model at `path`, created on first use. */
-export function loadSpeakerEncoder(path: string): Promise<SpeakerEncoder> {
+export function loadSpeakerEncoder(path: string): Promise<LoadedSpeakerEncoder> {
   return threadResources.get(`speaker-encoder:${path}`, () => createSpeakerEncoder(path));
 }
 
