@@ -10,7 +10,8 @@
  *    must be the same.
  * 2. Starting: `npx callscope diarize --help` and `node bin/callscope.js diarize --help`, that
  *    is npm exec's own share, and node's start with the command's modules.
- * 3. The command's work phase by phase, in this process with the functions it calls: clean-up
+ * 3. The command's work phase by phase (CPU and wall seconds; the models run with the command's
+ *    threads, DIARIZATION_THREADS or every core), in this process with the functions it calls: clean-up
  *    (ffprobe; ffmpeg's decode, high-pass and loudnorm; the levels), the model's check (SHA-256)
  *    and its ONNX session, segmentation with window linking, the voice join (its passes over the
  *    audio), turns.
@@ -29,6 +30,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { effectiveDiarizationThreads } from '../src/config/effectiveConcurrency.js';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { resolveModelPath } from '../src/infrastructure/models/resolveModelPath.js';
 import { sha256OfFile } from '../src/infrastructure/models/ModelDigestCache.js';
@@ -51,6 +53,8 @@ const LOOPS = Math.max(1, Math.round(Number(process.env.BENCH_MINUTES ?? 5) * 2)
 const EMBEDDING_SPEED_TARGET = 20;
 const env = { ...process.env, SEGMENTATION_MODEL: modelsWithSharedFallback().SEGMENTATION_MODEL! };
 const config = loadConfig({ ...env, DATA_DIR: tmpdir() });
+/** The models' CPU threads, as `callscope diarize` sets them for its one call. */
+const threads = effectiveDiarizationThreads(config.DIARIZATION_THREADS, 1);
 /** Clock ticks per second of /proc's CPU times (USER_HZ). */
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
@@ -116,11 +120,12 @@ try {
   // As diarizeAudio decides: the embedding model is used when its file is there.
   const configuredEmbeddingPath = resolveModelPath(config.EMBEDDING_MODEL);
   const embeddingModelPath = existsSync(configuredEmbeddingPath) ? configuredEmbeddingPath : undefined;
-  const phases = new Map<string, { own: number[]; children: number[] }>();
-  const record = (phase: string, cost: { own: number; children: number }) => {
-    const entry = phases.get(phase) ?? { own: [], children: [] };
+  const phases = new Map<string, { own: number[]; children: number[]; wall: number[] }>();
+  const record = (phase: string, cost: { own: number; children: number; wall: number }) => {
+    const entry = phases.get(phase) ?? { own: [], children: [], wall: [] };
     entry.own.push(cost.own);
     entry.children.push(cost.children);
+    entry.wall.push(cost.wall);
     phases.set(phase, entry);
   };
   const evalStyle: { wall: number[]; cpu: number[] } = { wall: [], cpu: [] };
@@ -133,25 +138,25 @@ try {
     await threadResources.disposeAll();
     record('model check (SHA-256) and ONNX session', await measured(async () => {
       await sha256OfFile(modelPath);
-      await loadSegmentationModel(modelPath);
+      await loadSegmentationModel(modelPath, threads);
       if (embeddingModelPath !== undefined) {
         await sha256OfFile(embeddingModelPath);
-        await loadSpeakerEncoder(embeddingModelPath);
+        await loadSpeakerEncoder(embeddingModelPath, threads);
       }
     }));
-    let last = ownCpuSeconds();
+    let last = { cpu: ownCpuSeconds(), wall: performance.now() };
     const stageNames: Record<DiarizationStage, string> = {
       channels: 'stereo channels', segmentation: 'segmentation and window linking', embeddings: 'embeddings and clustering',
       voices: 'voice join (passes over the audio, re-segmentation)', speakers: 'turns',
     };
     // Diarization starts no child process: its stages are this process's CPU time alone.
-    const diarized = await diarizeRecording({ monoPath: cleaned.monoPath, segmentationModelPath: modelPath, embeddingModelPath }, (stage) => {
-      const now = ownCpuSeconds();
-      record(stageNames[stage], { own: now - last, children: 0 });
+    const diarized = await diarizeRecording({ monoPath: cleaned.monoPath, segmentationModelPath: modelPath, embeddingModelPath, threads }, (stage) => {
+      const now = { cpu: ownCpuSeconds(), wall: performance.now() };
+      record(stageNames[stage], { own: now.cpu - last.cpu, children: 0, wall: (now.wall - last.wall) / 1000 });
       last = now;
     });
     record('RTTM output', await measured(async () => formatRttm(diarized.turns, 'call')));
-    const evalRun = await measured(() => diarizeAudio(cleaned, { segmentationModel: modelPath, embeddingModel: config.EMBEDDING_MODEL }, context));
+    const evalRun = await measured(() => diarizeAudio(cleaned, { segmentationModel: modelPath, embeddingModel: config.EMBEDDING_MODEL, threads }, context));
     evalStyle.wall.push(evalRun.wall);
     evalStyle.cpu.push(evalRun.own);
   }
@@ -171,10 +176,10 @@ try {
   const rows = [
     { phase: 'npm exec (npx) itself', 'CPU s': round(npxStart.cpu - nodeStart.cpu), 'of it ffmpeg, ffprobe s': 0 },
     { phase: 'node start, the command\'s modules', 'CPU s': round(nodeStart.cpu), 'of it ffmpeg, ffprobe s': 0 },
-    ...[...phases].map(([phase, cost]) => ({ phase, 'CPU s': round(median(cost.own) + median(cost.children)), 'of it ffmpeg, ffprobe s': round(median(cost.children)) })),
+    ...[...phases].map(([phase, cost]) => ({ phase, 'CPU s': round(median(cost.own) + median(cost.children)), 'of it ffmpeg, ffprobe s': round(median(cost.children)), 'wall s': round(median(cost.wall)) })),
   ];
   console.log('\nWhere it goes (each phase on its own; the command\'s work in this process, with the functions it calls):');
-  console.table([...rows, { phase: 'all phases (compare npx callscope diarize above)', 'CPU s': round(rows.reduce((sum, row) => sum + row['CPU s'], 0)), 'of it ffmpeg, ffprobe s': null }]);
+  console.table([...rows, { phase: 'all phases (compare npx callscope diarize above)', 'CPU s': round(rows.reduce((sum, row) => sum + row['CPU s'], 0)), 'of it ffmpeg, ffprobe s': null, 'wall s': null }]);
   const stageWall = median(evalStyle.wall);
   const stageCpu = median(evalStyle.cpu);
   console.log(`\nThe diarization stage alone, as eval:diarization times it (audio already cleaned, model already loaded): ${round(stageWall)} s wall, ${speed(stageWall)} x real time; ${round(stageCpu)} s CPU, ${speed(stageCpu)} x real time per CPU second`);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/configSchema.js';
+import { effectiveConcurrency, effectiveDiarizationThreads } from '../config/effectiveConcurrency.js';
 import { analysisTimeZoneOf } from '../config/loadConfig.js';
 import type { Transcript } from '../domain/transcripts/transcriptSchema.js';
 import type { VoiceProfileRepository } from '../domain/voiceProfiles/VoiceProfileRepository.js';
@@ -57,17 +58,23 @@ export interface SpeechOptions {
   redaction?: RedactionSettings;
 }
 
+/**
+ * The speech stages' options as the configuration sets them.
+ * @param callsAtOnce calls processed at the same time, which share the cores (the service's
+ *   concurrency; the command line's one call by default)
+ */
 export function speechOptionsFromConfig(
-  config: Pick<Config, 'MAX_AUDIO_DURATION_SECONDS' | 'SEGMENTATION_MODEL' | 'EMBEDDING_MODEL'
+  config: Pick<Config, 'MAX_AUDIO_DURATION_SECONDS' | 'SEGMENTATION_MODEL' | 'EMBEDDING_MODEL' | 'DIARIZATION_THREADS'
     | 'SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD' | 'SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD'> & TranscriptionConfig
     & Partial<Pick<Config, 'TRANSCRIPTION_VOCABULARY' | 'REDACT'>>,
+  callsAtOnce = 1,
 ): SpeechOptions {
   return {
     vocabulary: vocabularyTerms(config.TRANSCRIPTION_VOCABULARY),
     // The file `callscope process` was given is left as it is; the service tones its own copies.
     redaction: { kinds: redactKindsOf(config.REDACT), toneAudio: false },
     maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS,
-    diarization: { segmentationModel: config.SEGMENTATION_MODEL, embeddingModel: config.EMBEDDING_MODEL },
+    diarization: { segmentationModel: config.SEGMENTATION_MODEL, embeddingModel: config.EMBEDDING_MODEL, threads: effectiveDiarizationThreads(config.DIARIZATION_THREADS, callsAtOnce) },
     transcription: transcriptionSettingsFromConfig(config),
     voiceMatch: {
       embeddingModel: config.EMBEDDING_MODEL,
@@ -183,7 +190,7 @@ export function createProductionPipeline(config: Config, dependencies: Productio
   const timeZone = analysisTimeZoneOf(config);
   return async (job, run) => {
     // Per run: the voice-match thresholds can be changed on the admin page while the service runs.
-    const options = { ...withWhisperServer(speechOptionsFromConfig(config), dependencies.whisperServer), ...(dependencies.callback ? { callback: dependencies.callback } : {}), redaction: { kinds: redactKindsOf(config.REDACT), toneAudio: true } };
+    const options = { ...withWhisperServer(speechOptionsFromConfig(config, effectiveConcurrency(config.WORKER_CONCURRENCY)), dependencies.whisperServer), ...(dependencies.callback ? { callback: dependencies.callback } : {}), redaction: { kinds: redactKindsOf(config.REDACT), toneAudio: true } };
     const voice = await planVoiceMatch(config, dependencies, job.userId);
     const speech = await runSpeechStages({ ...job, createdAt: Date.now() }, run, options, voice);
     if (voice.status !== 'DISABLED' && voice.status !== 'NO_PROFILE') dependencies.onVoiceMatch?.(job.callId, speech.voiceMatch);

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { effectiveDiarizationThreads } from '../../config/effectiveConcurrency.js';
 import { loadConfig } from '../../config/loadConfig.js';
 import { cleanAudio } from '../../pipeline/cleanup/cleanAudio.js';
 import { diarizeAudio } from '../../pipeline/diarization/diarizeAudio.js';
@@ -30,6 +31,7 @@ export const diarizeCommand: CliCommand = {
       const diarization = await diarizeAudio(cleaned, {
         segmentationModel: config.SEGMENTATION_MODEL,
         embeddingModel: config.EMBEDDING_MODEL,
+        threads: effectiveDiarizationThreads(config.DIARIZATION_THREADS, 1),
         ...(speakerCount !== undefined ? { speakerCount } : {}),
         ...(minSpeakers !== undefined ? { minSpeakers } : {}),
         ...(maxSpeakers !== undefined ? { maxSpeakers } : {}),

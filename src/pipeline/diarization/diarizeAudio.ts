@@ -15,6 +15,8 @@ export interface DiarizeAudioOptions extends DiarizationOptions {
   segmentationModel: string;
   /** The speaker-embedding model as configured (`EMBEDDING_MODEL`); when the file is missing, speakers are linked across windows instead. */
   embeddingModel?: string;
+  /** CPU threads each model's run may use (`DIARIZATION_THREADS`, as effectiveDiarizationThreads makes it); default 1. */
+  threads?: number;
 }
 
 /**
@@ -33,7 +35,7 @@ const PROGRESS_INTERVAL_MS = 2000;
  * ({@link diarizationFailures}), and readiness reports it until the file changes.
  */
 export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioOptions, context: StageContext): Promise<Diarization> {
-  const { segmentationModel, embeddingModel, ...diarizationOptions } = options;
+  const { segmentationModel, embeddingModel, threads, ...diarizationOptions } = options;
   const segmentationModelPath = resolveModelPath(segmentationModel);
   if (!existsSync(segmentationModelPath)) {
     throw new StageFailure('model_missing', `The speaker segmentation model ${basename(segmentationModel)} is not installed; set SEGMENTATION_MODEL to the pyannote segmentation-3.0 ONNX file`);
@@ -59,6 +61,7 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
       channelActiveFractions: cleaned.levels.channelActiveFractions,
       segmentationModelPath,
       embeddingModelPath,
+      threads,
       options: diarizationOptions,
     }), (diarized) => diarized.method !== 'channel'); // a stereo call diarized by channel loads neither model
     context.signal.throwIfAborted();

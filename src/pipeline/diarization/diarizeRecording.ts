@@ -10,6 +10,7 @@ import { diarizeByChannel } from './speakers/diarizeByChannel.js';
 import { foldExtraSpeakers } from './speakers/foldExtraSpeakers.js';
 import { linkSpeakersAcrossWindows } from './speakers/linkSpeakersAcrossWindows.js';
 import { mergeSpeakersByVoice, statisticsBySpeaker } from './speakers/mergeSpeakersByVoice.js';
+import { RecordingCepstra } from './speakers/RecordingCepstra.js';
 import { resegmentByVoice } from './speakers/resegmentByVoice.js';
 import { SilenceFinder, trimTurnsOutOfSilence } from './speakers/silenceGate.js';
 import { collectVoiceStatistics, soloStretches, type VoiceStatistics } from './speakers/voiceStatistics.js';
@@ -28,6 +29,8 @@ export interface DiarizeRecordingInput {
   segmentationModelPath: string;
   /** Absolute path of a speaker-embedding ONNX model; without one, speakers are linked across windows. */
   embeddingModelPath?: string;
+  /** CPU threads each model's run may use: 1 (the default) where calls run side by side, more when this call has cores to itself. */
+  threads?: number;
   options?: DiarizationOptions;
 }
 
@@ -71,13 +74,19 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   if (sampleRate !== segmentationGeometry.sampleRate || channelCount !== 1) {
     throw new Error(`diarization needs 16 kHz mono audio, got ${sampleRate} Hz × ${channelCount} channels`);
   }
-  const segmentation = await loadSegmentationModel(input.segmentationModelPath);
-  const embedding = input.embeddingModelPath ? await loadSpeakerEncoder(input.embeddingModelPath) : undefined;
+  const segmentation = await loadSegmentationModel(input.segmentationModelPath, input.threads);
+  const embedding = input.embeddingModelPath ? await loadSpeakerEncoder(input.embeddingModelPath, input.threads) : undefined;
   let segmented = 0;
-  // The silence gate's search rides on the segmentation's read of the audio.
+  // The silence gate's search and the voices' cepstra (every path but the fbank models' reads
+  // voices by them) ride on the segmentation's read of the audio.
   const silence = new SilenceFinder(segmentationGeometry.sampleRate, SILENCE_GATE);
+  const voicesByCepstra = embedding?.kind !== 'fbank';
+  const recording = new RecordingCepstra(totalSamples);
   const windows = (async function* countWindows() {
-    for await (const window of segmentWindows(segmentation, monoBlocks(input.monoPath, (samples) => silence.add(samples)), options)) {
+    for await (const window of segmentWindows(segmentation, monoBlocks(input.monoPath, (samples) => {
+      silence.add(samples);
+      if (voicesByCepstra) recording.add(samples);
+    }), options)) {
       segmented += 1;
       yield window;
     }
@@ -101,7 +110,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
     // The pieces place a change of voice inside a turn only to a piece (up to 3 s): re-segmentation
     // by the found speakers' cepstral voices places it to 0.25 s (spliced pair of real voices in
     // 1–2 s turns: DER 27.2 → 16.0 %; no LibriSpeech tuning conversation changed).
-    runs = mergeTouchingRuns(await resegmentVoices(input.monoPath, mergeTouchingRuns(clustered.runs, options.maxGapSeconds), options), options.maxGapSeconds);
+    runs = mergeTouchingRuns(resegmentVoices(recording.finish(), mergeTouchingRuns(clustered.runs, options.maxGapSeconds), options), options.maxGapSeconds);
     hook('embeddings', { embeddings: clustered.pieces.length, linked: new Set(linked.map((run) => run.speaker)).size });
   } else if (embedding) {
     runs = await clusterSpeakersByEmbeddings(embedding, windows, totalSamples, {
@@ -119,7 +128,7 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
       minNewSpeakerSeconds: options.minNewSpeakerSeconds,
     });
     const linked = new Set(runs.map((run) => run.speaker)).size;
-    runs = mergeTouchingRuns(await joinVoices(input.monoPath, runs, options), options.maxGapSeconds);
+    runs = mergeTouchingRuns(joinVoices(recording.finish(), runs, options), options.maxGapSeconds);
     hook('voices', { linked, joined: new Set(runs.map((run) => run.speaker)).size });
     // A count the voices could not reach (speakers with too little solo speech to compare): fold the rest.
     const mostSpeakers = options.speakerCount ?? options.maxSpeakers;
@@ -159,14 +168,14 @@ const RESEGMENT_MIN_PART_SECONDS = 0.5;
 const RESEGMENT_ROUNDS = 3;
 
 /**
- * The voice step of window linking: each turn's voice statistics from a second pass over the
- * audio (solo stretches only); speakers joined by voice; then rounds of re-segmentation (a pass
- * each), each with the voices as the last round left them.
+ * The voice step of window linking: each turn's voice statistics (solo stretches only);
+ * speakers joined by voice; then rounds of re-segmentation, each with the voices as the last
+ * round left them.
  */
-async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof defaultDiarizationOptions & DiarizationOptions): Promise<SpeakerRun[]> {
+function joinVoices(recording: RecordingCepstra, runs: SpeakerRun[], options: typeof defaultDiarizationOptions & DiarizationOptions): SpeakerRun[] {
   if (new Set(runs.map((run) => run.speaker)).size < 2) return runs;
   const stretches = soloStretches(runs, SOLO_STRETCH_MARGIN_SECONDS, MIN_SOLO_STRETCH_SECONDS);
-  const statistics = await collectVoiceStatistics(monoSamples(monoPath), stretches, segmentationGeometry.sampleRate);
+  const statistics = collectVoiceStatistics(recording, stretches);
   const joined = mergeSpeakersByVoice(runs, statistics, {
     penaltyWeight: options.voicePenaltyWeight,
     minVoiceSeconds: options.minVoiceSeconds,
@@ -178,30 +187,30 @@ async function joinVoices(monoPath: string, runs: SpeakerRun[], options: typeof 
   });
   if (!Number.isFinite(options.voiceSwitchPenalty)) return joined;
   // Runs keep their indices through the join, so the runs' statistics give the joined voices.
-  return resegmentRounds(monoPath, joined, statistics, options);
+  return resegmentRounds(recording, joined, statistics, options);
 }
 
 /** Rounds of re-segmentation of `runs` by their speakers' cepstral voices (each run's solo statistics in `statistics`, by run index). */
-async function resegmentRounds(monoPath: string, runs: SpeakerRun[], statistics: ReadonlyMap<number, VoiceStatistics>, options: typeof defaultDiarizationOptions & DiarizationOptions): Promise<SpeakerRun[]> {
+function resegmentRounds(recording: RecordingCepstra, runs: SpeakerRun[], statistics: ReadonlyMap<number, VoiceStatistics>, options: typeof defaultDiarizationOptions & DiarizationOptions): SpeakerRun[] {
   let current = { runs, voices: statisticsBySpeaker(runs.map((run) => run.speaker), statistics) };
   for (let round = 0; round < RESEGMENT_ROUNDS; round++) {
     // Only voices with enough speech are modelled.
     const modelled = new Map([...current.voices].filter(([, voice]) => voice.seconds >= options.minVoiceSeconds));
-    current = await resegmentByVoice(monoSamples(monoPath), current.runs, modelled, {
+    current = resegmentByVoice(recording, current.runs, modelled, {
       blockFrames: RESEGMENT_BLOCK_FRAMES, switchPenalty: options.voiceSwitchPenalty, minPartSeconds: RESEGMENT_MIN_PART_SECONDS,
       varianceFloor: CEPSTRAL_VARIANCE_FLOOR, marginSeconds: SOLO_STRETCH_MARGIN_SECONDS, minStretchSeconds: MIN_SOLO_STRETCH_SECONDS,
       penaltyWeight: options.voicePenaltyWeight,
-    }, segmentationGeometry.sampleRate);
+    });
   }
   return current.runs;
 }
 
 /** The embedding path's runs re-segmented by cepstral voices, as the voice step of window linking does after its join. */
-async function resegmentVoices(monoPath: string, runs: SpeakerRun[], options: typeof defaultDiarizationOptions & DiarizationOptions): Promise<SpeakerRun[]> {
+function resegmentVoices(recording: RecordingCepstra, runs: SpeakerRun[], options: typeof defaultDiarizationOptions & DiarizationOptions): SpeakerRun[] {
   if (new Set(runs.map((run) => run.speaker)).size < 2) return runs;
   const stretches = soloStretches(runs, SOLO_STRETCH_MARGIN_SECONDS, MIN_SOLO_STRETCH_SECONDS);
-  const statistics = await collectVoiceStatistics(monoSamples(monoPath), stretches, segmentationGeometry.sampleRate);
-  return resegmentRounds(monoPath, runs, statistics, options);
+  const statistics = collectVoiceStatistics(recording, stretches);
+  return resegmentRounds(recording, runs, statistics, options);
 }
 
 /**

@@ -31,6 +31,10 @@ describe('diarization and voices with the real GE2E encoder', () => {
     const [first, second, other] = await Promise.all(['test-other/1688/1688-142285-0000.flac', 'test-other/1688/1688-142285-0001.flac', 'test-other/1998/1998-15444-0000.flac'].map(embed));
     const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, index) => sum + value * b[index]!, 0);
     expect(cosine(first!, second!)).toBeGreaterThan(cosine(first!, other!) + 0.1);
+    // Embedded together in one run, as diarization embeds its pieces: the same embeddings.
+    const together = await encoder.embedSpeeches(await Promise.all(['test-other/1688/1688-142285-0000.flac', 'test-other/1998/1998-15444-0000.flac'].map((file) => decodeMono16k(join(librispeech, file)))));
+    expect(cosine(together[0]!, first!)).toBeGreaterThan(0.99999);
+    expect(cosine(together[1]!, other!)).toBeGreaterThan(0.99999);
     await encoder.dispose();
   });
 
@@ -42,6 +46,10 @@ describe('diarization and voices with the real GE2E encoder', () => {
     const withEncoder = await diarizeAudio(cleaned, { segmentationModel: segmentationModelPath, embeddingModel: encoderPath }, createTestStageContext());
     expect(withEncoder).toMatchObject({ speakerCount: 3, method: 'embedding-clustering', model: 'pyannote-segmentation-3.0.fp16.onnx + ge2e-resemblyzer.onnx' });
     expect(scoreDiarization(conversation.turns, withEncoder.turns).confusion).toBeLessThan(0.02);
+    // Both cores for the command line's one call (DIARIZATION_THREADS): the same speakers, turns within a frame or two.
+    const twoThreads = await diarizeAudio(cleaned, { segmentationModel: segmentationModelPath, embeddingModel: encoderPath, threads: 2 }, createTestStageContext());
+    expect(twoThreads.speakerCount).toBe(3);
+    expect(scoreDiarization(withEncoder.turns, twoThreads.turns).diarizationErrorRate).toBeLessThan(0.01);
 
     const without = await diarizeAudio(cleaned, { segmentationModel: segmentationModelPath }, createTestStageContext());
     expect(scoreDiarization(conversation.turns, without.turns).confusion).toBeGreaterThan(0.1);

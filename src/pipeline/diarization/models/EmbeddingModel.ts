@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
 import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { threadResources } from '../../../infrastructure/workers/WorkerResources.js';
 import { unitLength } from '../speakers/clusterEmbeddings.js';
 import { diarizationFailures } from '../diarizationFailures.js';
+import { createOnnxSession } from './createOnnxSession.js';
 import { computeFbank, subtractMean } from './computeFbank.js';
 import type { SpeakerEncoder } from './SpeakerEncoder.js';
 
@@ -36,10 +36,8 @@ export class EmbeddingModel implements SpeakerEncoder {
    * Fails with {@link diarizationFailures.embeddingModelUnusable} when onnxruntime cannot load the
    * file, with a plain Error when it loads but is not a model of this kind.
    */
-  static async create(path: string): Promise<EmbeddingModel> {
-    const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders }))
-      // onnxruntime's message names the absolute path: not for the call's reason.
-      .catch((error: unknown) => { throw diarizationFailures.embeddingModelUnusable(modelDisplayName(path), error); });
+  static async create(path: string, intraOpThreads = 1): Promise<EmbeddingModel> {
+    const session = await createOnnxSession(path, intraOpThreads, (error) => diarizationFailures.embeddingModelUnusable(modelDisplayName(path), error));
     try {
       const input = session.inputMetadata[0];
       const output = session.outputMetadata[0];
@@ -90,6 +88,13 @@ export class EmbeddingModel implements SpeakerEncoder {
     if (frames === 0) throw new Error('too little audio to embed (less than one 25 ms frame)');
     subtractMean(features, this.melBins);
     return Float32Array.from(unitLength(await this.embed(features, frames)));
+  }
+
+  /** One run per stretch: stretches of different lengths make inputs of different shapes. */
+  async embedSpeeches(stretches: readonly Float32Array[]): Promise<Float32Array[]> {
+    const embeddings: Float32Array[] = [];
+    for (const samples of stretches) embeddings.push(await this.embedSpeech(samples));
+    return embeddings;
   }
 
   async dispose(): Promise<void> {

@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
-import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
 import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { diarizationFailures } from '../diarizationFailures.js';
+import { createOnnxSession } from './createOnnxSession.js';
 
 /**
  * pyannote segmentation-3.0 (PyanNet: SincNet + LSTM) exported to ONNX: 10 s of 16 kHz audio
@@ -33,20 +33,12 @@ export class SegmentationModel implements Disposable {
     readonly fileName: string,
   ) {}
 
-  /** Fails with {@link diarizationFailures.segmentationModelUnusable} when onnxruntime cannot load the file (truncated, overwritten, not ONNX). */
-  static async create(path: string): Promise<SegmentationModel> {
-    const session = await createSessionWithFallback((executionProviders) => ort.InferenceSession.create(path, {
-      // 'all' (onnxruntime's default) segfaults on this model with onnxruntime-node 1.30.
-      graphOptimizationLevel: 'extended',
-      // Measured on 2 cores: a second intra-op thread makes the LSTM-bound model slower
-      // (64 vs 50 ms per window); parallelism comes from running one worker thread per core.
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionProviders,
-    })).catch((error: unknown) => {
-      // onnxruntime's message names the absolute path ("Load model from /… failed: Protobuf parsing failed"): not for the call's reason.
-      throw diarizationFailures.segmentationModelUnusable(modelDisplayName(path), error);
-    });
+  /**
+   * Fails with {@link diarizationFailures.segmentationModelUnusable} when onnxruntime cannot load the file (truncated, overwritten, not ONNX).
+   * @param intraOpThreads CPU threads one batch of windows may use (see {@link createOnnxSession})
+   */
+  static async create(path: string, intraOpThreads = 1): Promise<SegmentationModel> {
+    const session = await createOnnxSession(path, intraOpThreads, (error) => diarizationFailures.segmentationModelUnusable(modelDisplayName(path), error));
     const [inputName] = session.inputNames;
     const [outputName] = session.outputNames;
     if (inputName === undefined || outputName === undefined) throw new Error('segmentation model has no input or output');
@@ -76,9 +68,9 @@ export class SegmentationModel implements Disposable {
   }
 }
 
-/** The current worker thread's session for the model at `path`, created on first use. */
-export function loadSegmentationModel(path: string): Promise<SegmentationModel> {
-  return threadResources.get(`segmentation:${path}`, () => SegmentationModel.create(path));
+/** The current worker thread's session for the model at `path` with `intraOpThreads` threads, created on first use. */
+export function loadSegmentationModel(path: string, intraOpThreads = 1): Promise<SegmentationModel> {
+  return threadResources.get(`segmentation:${path}:${intraOpThreads}`, () => SegmentationModel.create(path, intraOpThreads));
 }
 
 /** Recording frame (on the model's 270-sample grid) of a window's first frame. */

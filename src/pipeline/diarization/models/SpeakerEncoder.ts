@@ -26,6 +26,13 @@ export interface SpeakerEncoder extends Disposable {
    * @returns shape: (dimension), unit length
    */
   embedSpeech(samples: Float32Array): Promise<Float32Array>;
+  /**
+   * {@link embedSpeech} of several stretches at once (one model run where the kind allows: more
+   * work per run keeps a second CPU thread busy).
+   * @param stretches each shape: (samples), floats in −1 … 1 at 16 kHz, speech of one speaker
+   * @returns shape: (stretches) of (dimension), each unit length
+   */
+  embedSpeeches(stretches: readonly Float32Array[]): Promise<Float32Array[]>;
 }
 
 /** The metadata key a converted model states its kind under (scripts/models/ge2eToOnnx.py writes it). */
@@ -52,15 +59,23 @@ export async function speakerEncoderKindOf(path: string, fallbackKind?: SpeakerE
 /** The encoder classes, told apart by `kind`: callers that need one kind's own methods narrow on it. */
 export type LoadedSpeakerEncoder = Ge2eEncoder | EmbeddingModel;
 
-/** Loads the model at `path` as the encoder of its kind. */
-export async function createSpeakerEncoder(path: string, fallbackKind?: SpeakerEncoderKind): Promise<LoadedSpeakerEncoder> {
-  const kind = await speakerEncoderKindOf(path, fallbackKind);
-  return kind === 'ge2e' ? Ge2eEncoder.create(path) : EmbeddingModel.create(path);
+/** How an encoder is loaded: its kind when the file does not state one, and its CPU threads per run. */
+export interface SpeakerEncoderLoadOptions {
+  /** The manifest entry's kind, for a file the manifest lists (see {@link speakerEncoderKindOf}). */
+  fallbackKind?: SpeakerEncoderKind;
+  /** CPU threads one run may use (default 1; see createOnnxSession). */
+  intraOpThreads?: number;
 }
 
-/** The current worker thread's encoder for the model at `path`, created on first use. */
-export function loadSpeakerEncoder(path: string): Promise<LoadedSpeakerEncoder> {
-  return threadResources.get(`speaker-encoder:${path}`, () => createSpeakerEncoder(path));
+/** Loads the model at `path` as the encoder of its kind. */
+export async function createSpeakerEncoder(path: string, options: SpeakerEncoderLoadOptions = {}): Promise<LoadedSpeakerEncoder> {
+  const kind = await speakerEncoderKindOf(path, options.fallbackKind);
+  return kind === 'ge2e' ? Ge2eEncoder.create(path, options.intraOpThreads) : EmbeddingModel.create(path, options.intraOpThreads);
+}
+
+/** The current worker thread's encoder for the model at `path` with `intraOpThreads` threads, created on first use. */
+export function loadSpeakerEncoder(path: string, intraOpThreads = 1): Promise<LoadedSpeakerEncoder> {
+  return threadResources.get(`speaker-encoder:${path}:${intraOpThreads}`, () => createSpeakerEncoder(path, { intraOpThreads }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { MixedRadixFft } from '../../signal/mixedRadixFft.js';
-import { slaneyMelFilters, type MelFilterbank } from '../../signal/slaneyMelFilters.js';
+import { nonZeroBandBins, slaneyMelFilters, type MelFilterbank } from '../../signal/slaneyMelFilters.js';
 
 /**
  * The front end the GE2E voice encoder (Resemblyzer) was trained with, as its `audio.py` and
@@ -71,7 +71,7 @@ export function partialSlices(sampleCount: number): { slices: PartialSlice[]; pa
  */
 export function melPowerSpectrogram(samples: Float32Array): { frames: number; mels: Float32Array } {
   const { fftSize, hopSamples, melBands } = ge2eFrontEnd;
-  const { fft, window, filters } = setup();
+  const { fft, window, filters, bandBins } = setup();
   const frames = 1 + Math.floor(samples.length / hopSamples);
   const mels = new Float32Array(frames * melBands);
   const frame = new Float64Array(fftSize);
@@ -88,7 +88,8 @@ export function melPowerSpectrogram(samples: Float32Array): { frames: number; me
     for (let band = 0; band < melBands; band++) {
       let energy = 0;
       const row = band * filters.frequencyBins;
-      for (let bin = 0; bin < filters.frequencyBins; bin++) energy += filters.weights[row + bin]! * power[bin]!;
+      const { firstBin, endBin } = bandBins[band]!;
+      for (let bin = firstBin; bin < endBin; bin++) energy += filters.weights[row + bin]! * power[bin]!;
       mels[index * melBands + band] = energy;
     }
   }
@@ -122,16 +123,22 @@ interface FrontEndSetup {
   /** shape: (fftSize): scipy's `get_window('hann', 400)`, periodic */
   window: Float64Array;
   filters: MelFilterbank;
+  /** shape: (melBands): each filter's span of bins with a weight */
+  bandBins: { firstBin: number; endBin: number }[];
 }
 
 let cachedSetup: FrontEndSetup | undefined;
 
 function setup(): FrontEndSetup {
   const { fftSize, melBands, sampleRate } = ge2eFrontEnd;
-  cachedSetup ??= {
-    fft: new MixedRadixFft(fftSize),
-    window: Float64Array.from({ length: fftSize }, (_, index) => 0.5 - 0.5 * Math.cos((2 * Math.PI * index) / fftSize)),
-    filters: slaneyMelFilters(melBands, sampleRate, fftSize),
-  };
+  if (!cachedSetup) {
+    const filters = slaneyMelFilters(melBands, sampleRate, fftSize);
+    cachedSetup = {
+      fft: new MixedRadixFft(fftSize),
+      window: Float64Array.from({ length: fftSize }, (_, index) => 0.5 - 0.5 * Math.cos((2 * Math.PI * index) / fftSize)),
+      filters,
+      bandBins: nonZeroBandBins(filters),
+    };
+  }
   return cachedSetup;
 }

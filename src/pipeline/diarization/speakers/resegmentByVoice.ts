@@ -1,5 +1,6 @@
 import type { SpeakerRun } from './TurnBuilder.js';
-import { CEPSTRAL_DIMENSIONS, forEachStretchCepstra, separationEvidence, soloStretches, VoiceModel, VoiceStatistics } from './voiceStatistics.js';
+import type { RecordingCepstra } from './RecordingCepstra.js';
+import { CEPSTRAL_DIMENSIONS, separationEvidence, soloStretches, VoiceModel, VoiceStatistics } from './voiceStatistics.js';
 
 export interface ResegmentOptions {
   /** Frames (10 ms) scored together as one step of the path: 25 = 0.25 s. */
@@ -38,19 +39,17 @@ interface Relabel {
  * sometimes gives two similar voices in quick exchange one local label for its first windows,
  * and window linking then carries that label on; once the voices are modelled (from the
  * windows where the model did tell them apart), the mixed stretch is split between them.
- * One streaming pass over the audio, which also gives the voices as the new turns have them
- * (the next round's models) without reading the audio again.
+ * The same frames also give the voices as the new turns have them (the next round's models).
  * @param voices each judged speaker's voice statistics (at least two, or nothing changes)
  * @returns the runs with the parts whose voice is another speaker's split off to that speaker,
  *   and each speaker's voice statistics over the solo speech it has after the move
  */
-export async function resegmentByVoice(
-  blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>,
+export function resegmentByVoice(
+  recording: RecordingCepstra,
   runs: readonly SpeakerRun[],
   voices: ReadonlyMap<number, VoiceStatistics>,
   options: ResegmentOptions,
-  sampleRate = 16000,
-): Promise<{ runs: SpeakerRun[]; voices: Map<number, VoiceStatistics> }> {
+): { runs: SpeakerRun[]; voices: Map<number, VoiceStatistics> } {
   const models = [...voices].flatMap(([speaker, statistics]) => {
     const model = VoiceModel.of(statistics, options.varianceFloor);
     return model ? [{ speaker, model, statistics }] : [];
@@ -64,17 +63,19 @@ export async function resegmentByVoice(
     .map((stretch) => ({ ...stretch, speaker: runs[stretch.run]!.speaker }));
   const relabels: Relabel[] = [];
   const after = new Map<number, VoiceStatistics>();
-  const credit = (speaker: number, features: Float64Array, fromFrame: number, toFrame: number) => {
+  const credit = (speaker: number, features: Float32Array, fromFrame: number, toFrame: number) => {
     let voice = after.get(speaker);
     if (!voice) after.set(speaker, voice = new VoiceStatistics());
     voice.add(features.subarray(fromFrame * CEPSTRAL_DIMENSIONS, toFrame * CEPSTRAL_DIMENSIONS), toFrame - fromFrame);
   };
-  await forEachStretchCepstra(blocks, stretches, (stretch, features, frames) => {
+  for (const stretch of stretches) {
+    const { features, frames } = recording.within(stretch.startSeconds, stretch.endSeconds);
+    if (frames === 0) continue;
     const initial = models.findIndex((entry) => entry.speaker === stretch.speaker);
     const candidates = initial < 0 ? [] : models.map((_, index) => index).filter((index) => distinct[initial]![index]);
     if (candidates.length < 2) {
       credit(stretch.speaker, features, 0, frames);
-      return;
+      continue;
     }
     const path = viterbi(features, frames, candidates.map((index) => models[index]!.model), candidates.indexOf(initial), options).map((state) => candidates[state]!);
     const blockSeconds = options.blockFrames / 100;
@@ -93,7 +94,7 @@ export async function resegmentByVoice(
       }
       start = end;
     }
-  }, sampleRate);
+  }
   return { runs: applyRelabels(runs, relabels), voices: after };
 }
 
@@ -101,7 +102,7 @@ export async function resegmentByVoice(
  * The most likely speaker of each block.
  * @returns shape: (blocks), index into `models`
  */
-function viterbi(features: Float64Array, frames: number, models: readonly VoiceModel[], initial: number, options: ResegmentOptions): number[] {
+function viterbi(features: Float32Array, frames: number, models: readonly VoiceModel[], initial: number, options: ResegmentOptions): number[] {
   const blocks = Math.ceil(frames / options.blockFrames);
   const states = models.length;
   // shape: (blocks, states): summed frame log-likelihoods

@@ -1,4 +1,5 @@
 import { computeFbank } from '../models/computeFbank.js';
+import type { RecordingCepstra } from './RecordingCepstra.js';
 
 /**
  * Voice statistics without a trained model: each speaker's cepstra (MFCC-like: the DCT of
@@ -31,9 +32,9 @@ const dctBasis = (() => {
  * @param samples shape: (samples), -1..1
  * @returns shape: (frames, CEPSTRAL_DIMENSIONS), one frame per 10 ms
  */
-export function cepstra(samples: Float32Array): { frames: number; features: Float64Array } {
+export function cepstra(samples: Float32Array): { frames: number; features: Float32Array } {
   const { frames, features: logMel } = computeFbank(samples.map((sample) => sample * 32768), { melBins: MEL_BANDS });
-  const features = new Float64Array(frames * CEPSTRAL_DIMENSIONS);
+  const features = new Float32Array(frames * CEPSTRAL_DIMENSIONS);
   for (let frame = 0; frame < frames; frame++) {
     for (let coefficient = 0; coefficient < CEPSTRAL_DIMENSIONS; coefficient++) {
       let value = 0;
@@ -52,7 +53,7 @@ export class VoiceStatistics {
   readonly products = new Float64Array(CEPSTRAL_DIMENSIONS * CEPSTRAL_DIMENSIONS);
 
   /** @param features shape: (frames, CEPSTRAL_DIMENSIONS) */
-  add(features: Float64Array, frames: number): void {
+  add(features: Float32Array, frames: number): void {
     const d = CEPSTRAL_DIMENSIONS;
     for (let frame = 0; frame < frames; frame++) {
       const offset = frame * d;
@@ -148,7 +149,7 @@ export class VoiceModel {
   }
 
   /** Log-likelihood of one frame, nats. @param features shape: (frames, CEPSTRAL_DIMENSIONS) */
-  logLikelihood(features: Float64Array, frame: number): number {
+  logLikelihood(features: Float32Array, frame: number): number {
     const d = CEPSTRAL_DIMENSIONS;
     const solved = this.scratch;
     let squared = 0;
@@ -238,61 +239,17 @@ export function soloStretches(runs: readonly { speaker: number; startSeconds: nu
 }
 
 /**
- * Each run's voice statistics over its solo stretches, in one streaming pass over the audio.
- * @param blocks the recording's 16 kHz mono samples in order, -1..1 (reused buffers are fine)
- * @param stretches sorted by start, not overlapping
+ * Each run's voice statistics over its solo stretches.
+ * @param stretches any order
  */
-export async function collectVoiceStatistics(blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>, stretches: readonly SoloStretch[], sampleRate = 16000): Promise<Map<number, VoiceStatistics>> {
+export function collectVoiceStatistics(recording: RecordingCepstra, stretches: readonly SoloStretch[]): Map<number, VoiceStatistics> {
   const statistics = new Map<number, VoiceStatistics>();
-  await forEachStretchCepstra(blocks, stretches, (stretch, features, frames) => {
+  for (const stretch of stretches) {
+    const { features, frames } = recording.within(stretch.startSeconds, stretch.endSeconds);
+    if (frames === 0) continue;
     let ofRun = statistics.get(stretch.run);
     if (!ofRun) statistics.set(stretch.run, ofRun = new VoiceStatistics());
     ofRun.add(features, frames);
-  }, sampleRate);
-  return statistics;
-}
-
-/**
- * Calls `use` with the cepstra of each stretch, in one streaming pass over the audio: memory
- * holds one stretch's samples at a time.
- * @param blocks the recording's 16 kHz mono samples in order, -1..1 (reused buffers are fine)
- * @param stretches sorted by start, not overlapping
- */
-export async function forEachStretchCepstra<Stretch extends { startSeconds: number; endSeconds: number }>(
-  blocks: AsyncIterable<{ startSample: number; samples: Float32Array }>,
-  stretches: readonly Stretch[],
-  use: (stretch: Stretch, features: Float64Array, frames: number) => void,
-  sampleRate = 16000,
-): Promise<void> {
-  let next = 0;
-  let pending: { stretch: Stretch; samples: Float32Array; filled: number; firstSample: number } | undefined;
-  const finish = () => {
-    if (!pending) return;
-    const { frames, features } = cepstra(pending.samples.subarray(0, pending.filled));
-    if (frames > 0) use(pending.stretch, features, frames);
-    pending = undefined;
-  };
-  for await (const block of blocks) {
-    const blockEnd = block.startSample + block.samples.length;
-    while (true) {
-      if (!pending) {
-        const stretch = stretches[next];
-        if (!stretch) break;
-        const firstSample = Math.round(stretch.startSeconds * sampleRate);
-        if (firstSample >= blockEnd) break;
-        const length = Math.max(0, Math.round(stretch.endSeconds * sampleRate) - firstSample);
-        pending = { stretch, samples: new Float32Array(length), filled: 0, firstSample };
-        next += 1;
-      }
-      const from = Math.max(block.startSample, pending.firstSample + pending.filled);
-      const to = Math.min(blockEnd, pending.firstSample + pending.samples.length);
-      if (to > from) {
-        pending.samples.set(block.samples.subarray(from - block.startSample, to - block.startSample), pending.filled);
-        pending.filled += to - from;
-      }
-      if (pending.firstSample + pending.samples.length <= blockEnd) finish();
-      else break;
-    }
   }
-  finish();
+  return statistics;
 }

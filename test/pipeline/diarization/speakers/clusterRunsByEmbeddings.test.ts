@@ -11,17 +11,19 @@ const SAMPLE_RATE = 16_000;
  */
 function pitchEncoder(): SpeakerEncoder & { embedded: number[] } {
   const embedded: number[] = [];
+  const embed = (samples: Float32Array) => {
+    embedded.push(samples.length / SAMPLE_RATE);
+    let crossings = 0;
+    for (let index = 1; index < samples.length; index++) if ((samples[index - 1]! < 0) !== (samples[index]! < 0)) crossings++;
+    const high = crossings / samples.length > 0.03 ? 1 : 0;
+    return Float32Array.from([1 - high, high]);
+  };
   return {
     kind: 'ge2e',
     fileName: 'pitch.onnx',
     embedded,
-    embedSpeech: async (samples) => {
-      embedded.push(samples.length / SAMPLE_RATE);
-      let crossings = 0;
-      for (let index = 1; index < samples.length; index++) if ((samples[index - 1]! < 0) !== (samples[index]! < 0)) crossings++;
-      const high = crossings / samples.length > 0.03 ? 1 : 0;
-      return Float32Array.from([1 - high, high]);
-    },
+    embedSpeech: async (samples) => embed(samples),
+    embedSpeeches: async (stretches) => stretches.map(embed),
     dispose: async () => undefined,
   };
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
+import { RecordingCepstra } from '../../../../src/pipeline/diarization/speakers/RecordingCepstra.js';
 import { resegmentByVoice } from '../../../../src/pipeline/diarization/speakers/resegmentByVoice.js';
 import { collectVoiceStatistics, soloStretches, VoiceStatistics } from '../../../../src/pipeline/diarization/speakers/voiceStatistics.js';
 import { sharedAudio } from '../stereoCall.js';
@@ -23,13 +24,12 @@ it('moves speech of another modelled voice out of a mixed turn, and leaves the t
   const change = (clips[0]!.length + clips[1]!.length) / 16000;
   const end = audio.length / 16000;
   const runs = [{ speaker: 0, startSeconds: 0, endSeconds: change + 2 }, { speaker: 1, startSeconds: change + 2, endSeconds: end }];
-  async function* blocks() {
-    for (let start = 0; start < audio.length; start += 1 << 16) yield { startSample: start, samples: audio.subarray(start, start + (1 << 16)) };
-  }
-  const ofRuns = await collectVoiceStatistics(blocks(), soloStretches(runs, 0.1, 0.3));
+  const recording = new RecordingCepstra(audio.length);
+  recording.add(audio);
+  const ofRuns = collectVoiceStatistics(recording.finish(), soloStretches(runs, 0.1, 0.3));
   const voices = new Map<number, VoiceStatistics>([[0, ofRuns.get(0)!], [1, ofRuns.get(1)!]]);
 
-  const { runs: resegmented, voices: after } = await resegmentByVoice(blocks(), runs, voices, options);
+  const { runs: resegmented, voices: after } = resegmentByVoice(recording, runs, voices, options);
 
   // One round moves at least half of the intrusion (the mixed voice was modelled on it, so its
   // first frames still fit there; the next rounds, re-estimated, take more), and nothing of speaker 1's own speech.
@@ -43,8 +43,7 @@ it('moves speech of another modelled voice out of a mixed turn, and leaves the t
   expect(after.get(0)!.frames).toBeLessThan(voices.get(0)!.frames);
 });
 
-it('changes nothing with fewer than two voices to tell apart', async () => {
+it('changes nothing with fewer than two voices to tell apart', () => {
   const runs = [{ speaker: 0, startSeconds: 0, endSeconds: 2 }];
-  async function* none() { /* no audio needed */ }
-  expect((await resegmentByVoice(none(), runs, new Map(), options)).runs).toEqual(runs);
+  expect(resegmentByVoice(new RecordingCepstra(0), runs, new Map(), options).runs).toEqual(runs);
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { mergeSpeakersByVoice } from '../../../../src/pipeline/diarization/speakers/mergeSpeakersByVoice.js';
+import { RecordingCepstra } from '../../../../src/pipeline/diarization/speakers/RecordingCepstra.js';
 import { cepstra, CEPSTRAL_DIMENSIONS, collectVoiceStatistics, separationEvidence, soloStretches, VoiceStatistics } from '../../../../src/pipeline/diarization/speakers/voiceStatistics.js';
 import { sharedAudio } from '../stereoCall.js';
 
@@ -62,22 +63,38 @@ describe('voice statistics without a model', () => {
     ]);
   });
 
-  it("collects each run's statistics in one pass over blocks, whatever the block boundaries", async () => {
+  it("collects each run's statistics from the recording's cepstra, the same whatever the blocks they were read in", async () => {
     const signal = await samplesOf(sharedAudio('speakers/speaker2_a_en_16k.wav'));
     const stretches = [{ run: 0, startSeconds: 0.5, endSeconds: 2.5 }, { run: 3, startSeconds: 3, endSeconds: 6 }];
-    async function* blocks(size: number) {
-      for (let start = 0; start < signal.length; start += size) yield { startSample: start, samples: signal.slice(start, start + size) };
-    }
-    const small = await collectVoiceStatistics(blocks(999), stretches);
-    const large = await collectVoiceStatistics(blocks(1 << 16), stretches);
+    const small = collectVoiceStatistics(recordingCepstra(signal, 999), stretches);
+    const large = collectVoiceStatistics(recordingCepstra(signal, 1 << 18), stretches);
     expect([...small.keys()]).toEqual([0, 3]);
     for (const run of [0, 3]) {
       expect(small.get(run)!.frames).toBe(large.get(run)!.frames);
-      expect(small.get(run)!.sum[2]).toBeCloseTo(large.get(run)!.sum[2]!, 6);
+      expect(small.get(run)!.sum).toEqual(large.get(run)!.sum);
     }
+    // Frames wholly inside 0.5–2.5 s: starts at 50 … 197 (10 ms grid, 25 ms frames).
     expect(small.get(0)!.frames).toBe(198);
   });
+
+  it("the recording's cepstra are those of the whole signal at once, and a stretch takes the frames wholly inside it", async () => {
+    const signal = await samplesOf(sharedAudio('speakers/speaker2_a_en_16k.wav'));
+    const whole = cepstra(signal);
+    const recording = recordingCepstra(signal, 4097);
+    expect(recording.within(0, signal.length / 16000)).toEqual(whole);
+    const { features, frames } = recording.within(1.005, 1.3);
+    // Frame k spans 0.01 k … 0.01 k + 0.025 s: frame 100 starts before 1.005 s, 101 … 127 lie inside, 128 ends at 1.305 s.
+    expect(frames).toBe(27);
+    expect(features).toEqual(whole.features.subarray(101 * CEPSTRAL_DIMENSIONS, 128 * CEPSTRAL_DIMENSIONS));
+  });
 });
+
+/** The cepstra of `signal` collected as the diarization collects them, in blocks of `blockSamples`. */
+function recordingCepstra(signal: Float32Array, blockSamples: number): RecordingCepstra {
+  const recording = new RecordingCepstra(signal.length);
+  for (let start = 0; start < signal.length; start += blockSamples) recording.add(signal.slice(start, start + blockSamples));
+  return recording.finish();
+}
 
 describe('mergeSpeakersByVoice', () => {
   it('joins the numbers that are one voice, never two speakers who talk together; a speaker too short to judge goes to the voice that explains it best', async () => {
