@@ -44,8 +44,11 @@ export function computeFbank(samples: Float32Array, options: FbankOptions = {}):
   const { frameLength, shift, fftSize, window, filters, melBins } = setup;
   const frames = fbankFrameCount(samples.length, setup.sampleRate);
   const features = new Float32Array(frames * melBins);
-  const real = new Float64Array(fftSize);
-  const imaginary = new Float64Array(fftSize);
+  // The windowed frame, zero-padded to fftSize (the padding is never written).
+  const windowed = new Float64Array(fftSize);
+  // shape: (fftSize / 2) each: the frame packed as complex points, then their spectrum
+  const real = new Float64Array(fftSize / 2);
+  const imaginary = new Float64Array(fftSize / 2);
   const power = new Float64Array(fftSize / 2 + 1);
 
   for (let frame = 0; frame < frames; frame++) {
@@ -57,12 +60,9 @@ export function computeFbank(samples: Float32Array, options: FbankOptions = {}):
     for (let index = frameLength - 1; index >= 0; index--) {
       const current = samples[offset + index]! - mean;
       const previous = index > 0 ? samples[offset + index - 1]! - mean : current;
-      real[index] = (current - PREEMPHASIS * previous) * window[index]!;
+      windowed[index] = (current - PREEMPHASIS * previous) * window[index]!;
     }
-    real.fill(0, frameLength);
-    imaginary.fill(0);
-    fft(real, imaginary, setup);
-    for (let bin = 0; bin <= fftSize / 2; bin++) power[bin] = real[bin]! * real[bin]! + imaginary[bin]! * imaginary[bin]!;
+    realPowerSpectrum(windowed, real, imaginary, power, setup);
     for (let mel = 0; mel < melBins; mel++) {
       const { firstBin, weights } = filters[mel]!;
       let energy = 0;
@@ -97,10 +97,10 @@ interface FbankSetup {
   window: Float64Array;
   /** Non-zero part of each triangular filter over power-spectrum bins. */
   filters: { firstBin: number; weights: Float64Array }[];
-  /** shape: (fftSize / 2) */
+  /** shape: (fftSize / 2): cos(2πk/fftSize) and −sin(2πk/fftSize) */
   cosines: Float64Array;
   sines: Float64Array;
-  /** shape: (fftSize) */
+  /** shape: (fftSize / 2): the bit-reversal permutation of the half-length complex FFT */
   bitReversed: Uint16Array;
 }
 
@@ -150,9 +150,9 @@ function fbankSetup(sampleRate: number, melBins: number, windowType: 'povey' | '
     cosines[index] = Math.cos((2 * Math.PI * index) / fftSize);
     sines[index] = -Math.sin((2 * Math.PI * index) / fftSize);
   }
-  const bits = Math.log2(fftSize);
-  const bitReversed = new Uint16Array(fftSize);
-  for (let index = 0; index < fftSize; index++) {
+  const bits = Math.log2(fftSize / 2);
+  const bitReversed = new Uint16Array(fftSize / 2);
+  for (let index = 0; index < fftSize / 2; index++) {
     let reversed = 0;
     for (let bit = 0; bit < bits; bit++) reversed |= ((index >> bit) & 1) << (bits - 1 - bit);
     bitReversed[index] = reversed;
@@ -163,9 +163,46 @@ function fbankSetup(sampleRate: number, melBins: number, windowType: 'povey' | '
   return setup;
 }
 
-/** In-place iterative radix-2 FFT (forward, unnormalised). */
+/**
+ * |X[k]|² for k = 0 … fftSize/2 of a real frame: the frame packed as fftSize/2 complex points
+ * (z[n] = x[2n] + i·x[2n+1]), transformed, then split into its even and odd samples' spectra,
+ * X[k] = E[k] + e^(−2πi·k/fftSize)·O[k]: half the work of a complex FFT of the whole frame.
+ * @param frame shape: (fftSize)
+ * @param real shape: (fftSize / 2), scratch
+ * @param imaginary shape: (fftSize / 2), scratch
+ * @param power shape: (fftSize / 2 + 1), written
+ */
+function realPowerSpectrum(frame: Float64Array, real: Float64Array, imaginary: Float64Array, power: Float64Array, setup: FbankSetup): void {
+  const half = setup.fftSize / 2;
+  for (let index = 0; index < half; index++) {
+    real[index] = frame[2 * index]!;
+    imaginary[index] = frame[2 * index + 1]!;
+  }
+  fft(real, imaginary, setup);
+  const { cosines, sines } = setup;
+  for (let bin = 0; bin <= half; bin++) {
+    // Z[k] and conj(Z[half − k]), with Z[half] = Z[0].
+    const zReal = real[bin % half]!;
+    const zImaginary = imaginary[bin % half]!;
+    const mirrorReal = real[(half - bin) % half]!;
+    const mirrorImaginary = -imaginary[(half - bin) % half]!;
+    // E = (Z + conj(Z[half−k])) / 2; O = (Z − conj(Z[half−k])) / 2i; the twiddle is −1 at k = half.
+    const evenReal = (zReal + mirrorReal) / 2;
+    const evenImaginary = (zImaginary + mirrorImaginary) / 2;
+    const oddReal = (zImaginary - mirrorImaginary) / 2;
+    const oddImaginary = -(zReal - mirrorReal) / 2;
+    const cos = bin < half ? cosines[bin]! : -1;
+    const sin = bin < half ? sines[bin]! : 0;
+    const binReal = evenReal + cos * oddReal - sin * oddImaginary;
+    const binImaginary = evenImaginary + cos * oddImaginary + sin * oddReal;
+    power[bin] = binReal * binReal + binImaginary * binImaginary;
+  }
+}
+
+/** In-place iterative radix-2 FFT (forward, unnormalised) of fftSize / 2 complex points, with the twiddles of fftSize. */
 function fft(real: Float64Array, imaginary: Float64Array, setup: FbankSetup): void {
-  const { fftSize: size, cosines, sines, bitReversed } = setup;
+  const { fftSize, cosines, sines, bitReversed } = setup;
+  const size = fftSize / 2;
   for (let index = 0; index < size; index++) {
     const target = bitReversed[index]!;
     if (target > index) {
@@ -178,7 +215,8 @@ function fft(real: Float64Array, imaginary: Float64Array, setup: FbankSetup): vo
     }
   }
   for (let half = 1; half < size; half *= 2) {
-    const stride = size / (2 * half);
+    // e^(−2πi·offset/(2·half)) is entry offset·fftSize/(2·half) of fftSize's table.
+    const stride = fftSize / (2 * half);
     for (let start = 0; start < size; start += 2 * half) {
       for (let offset = 0; offset < half; offset++) {
         const cos = cosines[offset * stride]!;
