@@ -1,3 +1,5 @@
+import { splitRealPowerSpectrum } from './splitRealPowerSpectrum.js';
+
 /**
  * A forward FFT of any length whose prime factors are small (400 = 4·4·5·5, the 25 ms window at
  * 16 kHz that librosa and Whisper take unpadded), as numpy's `fft.rfft` computes it: unnormalised,
@@ -32,7 +34,7 @@ export class MixedRadixFft {
   /**
    * The power spectrum |X[k]|² of a real frame, for k = 0 … size/2 (numpy's rfft bins). An even
    * length is transformed as half as many complex points (z[n] = x[2n] + i·x[2n+1]), then split
-   * into the even and odd samples' spectra: X[k] = E[k] + e^(−2πi·k/N)·O[k], about half the work.
+   * into the even and odd samples' spectra ({@link splitRealPowerSpectrum}): about half the work.
    * @param frame shape: (size)
    * @param power shape: (⌊size/2⌋ + 1), written
    */
@@ -50,23 +52,7 @@ export class MixedRadixFft {
       packedImaginary[index] = frame[2 * index + 1]!;
     }
     const { real, imaginary } = this.half!.transform(packedReal, packedImaginary);
-    for (let bin = 0; bin <= halfSize; bin++) {
-      // Z[k] and conj(Z[M − k]), with Z[M] = Z[0].
-      const zReal = real[bin % halfSize]!;
-      const zImaginary = imaginary[bin % halfSize]!;
-      const mirrorReal = real[(halfSize - bin) % halfSize]!;
-      const mirrorImaginary = -imaginary[(halfSize - bin) % halfSize]!;
-      // E = (Z + conj(Z[M−k])) / 2; O = (Z − conj(Z[M−k])) / 2i.
-      const evenReal = (zReal + mirrorReal) / 2;
-      const evenImaginary = (zImaginary + mirrorImaginary) / 2;
-      const oddReal = (zImaginary - mirrorImaginary) / 2;
-      const oddImaginary = -(zReal - mirrorReal) / 2;
-      const twiddleReal = bin < halfSize ? splitReal[bin]! : -1;
-      const twiddleImaginary = bin < halfSize ? splitImaginary[bin]! : 0;
-      const binReal = evenReal + twiddleReal * oddReal - twiddleImaginary * oddImaginary;
-      const binImaginary = evenImaginary + twiddleReal * oddImaginary + twiddleImaginary * oddReal;
-      power[bin] = binReal * binReal + binImaginary * binImaginary;
-    }
+    splitRealPowerSpectrum(real, imaginary, splitReal, splitImaginary, power);
   }
 }
 

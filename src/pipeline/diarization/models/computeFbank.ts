@@ -1,3 +1,5 @@
+import { splitRealPowerSpectrum } from '../../signal/splitRealPowerSpectrum.js';
+
 /**
  * Kaldi-compatible log mel filterbank features (`compute-fbank-feats`, torchaudio's
  * `compliance.kaldi.fbank`), the input of WeSpeaker and 3D-Speaker embedding models:
@@ -164,9 +166,8 @@ function fbankSetup(sampleRate: number, melBins: number, windowType: 'povey' | '
 }
 
 /**
- * |X[k]|² for k = 0 … fftSize/2 of a real frame: the frame packed as fftSize/2 complex points
- * (z[n] = x[2n] + i·x[2n+1]), transformed, then split into its even and odd samples' spectra,
- * X[k] = E[k] + e^(−2πi·k/fftSize)·O[k]: half the work of a complex FFT of the whole frame.
+ * |X[k]|² for k = 0 … fftSize/2 of a real frame: the frame packed as fftSize/2 complex points,
+ * transformed, then split (see {@link splitRealPowerSpectrum}).
  * @param frame shape: (fftSize)
  * @param real shape: (fftSize / 2), scratch
  * @param imaginary shape: (fftSize / 2), scratch
@@ -179,24 +180,7 @@ function realPowerSpectrum(frame: Float64Array, real: Float64Array, imaginary: F
     imaginary[index] = frame[2 * index + 1]!;
   }
   fft(real, imaginary, setup);
-  const { cosines, sines } = setup;
-  for (let bin = 0; bin <= half; bin++) {
-    // Z[k] and conj(Z[half − k]), with Z[half] = Z[0].
-    const zReal = real[bin % half]!;
-    const zImaginary = imaginary[bin % half]!;
-    const mirrorReal = real[(half - bin) % half]!;
-    const mirrorImaginary = -imaginary[(half - bin) % half]!;
-    // E = (Z + conj(Z[half−k])) / 2; O = (Z − conj(Z[half−k])) / 2i; the twiddle is −1 at k = half.
-    const evenReal = (zReal + mirrorReal) / 2;
-    const evenImaginary = (zImaginary + mirrorImaginary) / 2;
-    const oddReal = (zImaginary - mirrorImaginary) / 2;
-    const oddImaginary = -(zReal - mirrorReal) / 2;
-    const cos = bin < half ? cosines[bin]! : -1;
-    const sin = bin < half ? sines[bin]! : 0;
-    const binReal = evenReal + cos * oddReal - sin * oddImaginary;
-    const binImaginary = evenImaginary + cos * oddImaginary + sin * oddReal;
-    power[bin] = binReal * binReal + binImaginary * binImaginary;
-  }
+  splitRealPowerSpectrum(real, imaginary, setup.cosines, setup.sines, power);
 }
 
 /** In-place iterative radix-2 FFT (forward, unnormalised) of fftSize / 2 complex points, with the twiddles of fftSize. */
