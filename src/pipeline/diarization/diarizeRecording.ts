@@ -77,8 +77,9 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   const segmentation = await loadSegmentationModel(input.segmentationModelPath, input.threads);
   const embedding = input.embeddingModelPath ? await loadSpeakerEncoder(input.embeddingModelPath, input.threads) : undefined;
   let segmented = 0;
-  // The silence gate's search and the voices' cepstra (every path but the fbank models' reads
-  // voices by them) ride on the segmentation's read of the audio.
+  // The silence gate's search rides on the segmentation's read of the audio, and so does the
+  // collection of the recording's cepstra for the paths that compare voices by them (all but an
+  // fbank model's).
   const silence = new SilenceFinder(segmentationGeometry.sampleRate, SILENCE_GATE);
   const voicesByCepstra = embedding?.kind !== 'fbank';
   const recording = new RecordingCepstra(totalSamples);
