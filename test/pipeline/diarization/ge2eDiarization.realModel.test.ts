@@ -35,6 +35,7 @@ describe('diarization and voices with the real GE2E encoder', () => {
     const together = await encoder.embedSpeeches(await Promise.all(['test-other/1688/1688-142285-0000.flac', 'test-other/1998/1998-15444-0000.flac'].map((file) => decodeMono16k(join(librispeech, file)))));
     expect(cosine(together[0]!, first!)).toBeGreaterThan(0.99999);
     expect(cosine(together[1]!, other!)).toBeGreaterThan(0.99999);
+    expect(await encoder.embedSpeeches([])).toEqual([]);
     await encoder.dispose();
   });
 

@@ -50,6 +50,7 @@ export class Ge2eEncoder implements SpeakerEncoder {
    * @returns shape: (stretches) of (256), each unit length
    */
   async embedSpeeches(stretches: readonly Float32Array[]): Promise<Float32Array[]> {
+    if (stretches.length === 0) return [];
     const { partialFrames, melBands } = ge2eFrontEnd;
     const inputs = stretches.map((samples) => ge2ePartials(samples));
     const partials = inputs.reduce((sum, input) => sum + input.partials, 0);
