@@ -69,16 +69,18 @@ export function speechOptionsFromConfig(
     & Partial<Pick<Config, 'TRANSCRIPTION_VOCABULARY' | 'REDACT'>>,
   callsAtOnce = 1,
 ): SpeechOptions {
+  const threads = effectiveDiarizationThreads(config.DIARIZATION_THREADS, callsAtOnce);
   return {
     vocabulary: vocabularyTerms(config.TRANSCRIPTION_VOCABULARY),
     // The file `callscope process` was given is left as it is; the service tones its own copies.
     redaction: { kinds: redactKindsOf(config.REDACT), toneAudio: false },
     maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS,
-    diarization: { segmentationModel: config.SEGMENTATION_MODEL, embeddingModel: config.EMBEDDING_MODEL, threads: effectiveDiarizationThreads(config.DIARIZATION_THREADS, callsAtOnce) },
+    diarization: { segmentationModel: config.SEGMENTATION_MODEL, embeddingModel: config.EMBEDDING_MODEL, threads },
     transcription: transcriptionSettingsFromConfig(config),
     voiceMatch: {
       embeddingModel: config.EMBEDDING_MODEL,
       thresholds: { high: config.SERVICE_VOICE_EMBEDDING_HIGH_THRESHOLD, medium: config.SERVICE_VOICE_EMBEDDING_MEDIUM_THRESHOLD },
+      threads,
     },
   };
 }

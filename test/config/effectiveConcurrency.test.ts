@@ -23,4 +23,6 @@ it('the service shares the cores among its calls; the command line gives its one
   expect(speechOptionsFromConfig(config, effectiveConcurrency(config.WORKER_CONCURRENCY)).diarization.threads).toBe(1);
   expect(speechOptionsFromConfig(config).diarization.threads).toBe(cores);
   expect(speechOptionsFromConfig(loadConfig({ DIARIZATION_THREADS: '2' })).diarization.threads).toBe(2);
+  // A call's voice match embeds with the diarization's threads, so the worker thread reuses that session.
+  expect(speechOptionsFromConfig(loadConfig({ DIARIZATION_THREADS: '2' })).voiceMatch.threads).toBe(2);
 });

@@ -16,6 +16,8 @@ export interface EmbedVoicesInput {
   embeddingModelPath: string;
   /** Per voice (a speaker id, or `sample`), the spans in which only that voice is heard. */
   voices: Record<string, TimeSpan[]>;
+  /** CPU threads of the model's runs: a call's voices take the diarization's (and so its session); default 1. */
+  threads?: number;
 }
 
 export interface VoiceEmbedding {
@@ -60,7 +62,7 @@ const FRAME_SAMPLES = Math.round(0.03 * SAMPLE_RATE);
  * Memory: at most `maxSpeechSeconds` of samples per voice (~4 MB).
  */
 export async function embedVoices(input: EmbedVoicesInput): Promise<EmbeddedVoices> {
-  const model = await loadSpeakerEncoder(input.embeddingModelPath);
+  const model = await loadSpeakerEncoder(input.embeddingModelPath, input.threads);
   const handle = await open(input.audioPath, 'r');
   try {
     const layout = await readWavLayout(handle);

@@ -30,6 +30,8 @@ export interface CallVoiceMatchOptions {
   /** `EMBEDDING_MODEL` as configured: absolute, or relative to the install folder. */
   embeddingModel: string;
   thresholds: VoiceMatchThresholds;
+  /** CPU threads of the model's runs, as the call's diarization has them (the worker thread's session is then the diarization's); default 1. */
+  threads?: number;
 }
 
 /** Shortest span of one voice alone worth embedding, seconds: shorter ones are mostly edges. */
@@ -54,7 +56,7 @@ export async function matchCallVoices(input: CallVoiceMatchInput, options: CallV
   const spans = soloSpans(input.turns);
   const voices = Object.fromEntries(input.transcript.speakers.map((speaker) => [speaker.speakerId, spans.get(speaker.sourceSpeakerId) ?? []]));
   context.reportProgress(0);
-  const embedded = await context.runInWorker('embedVoices', { audioPath: input.monoPath, embeddingModelPath: modelPath, voices });
+  const embedded = await context.runInWorker('embedVoices', { audioPath: input.monoPath, embeddingModelPath: modelPath, voices, threads: options.threads });
   context.signal.throwIfAborted();
   context.reportProgress(1);
   const speakers = Object.entries(embedded.voices).map(([speakerId, voice]) => ({ speakerId, vector: voice.vector }));

@@ -59,23 +59,18 @@ export async function speakerEncoderKindOf(path: string, fallbackKind?: SpeakerE
 /** The encoder classes, told apart by `kind`: callers that need one kind's own methods narrow on it. */
 export type LoadedSpeakerEncoder = Ge2eEncoder | EmbeddingModel;
 
-/** How an encoder is loaded: its kind when the file does not state one, and its CPU threads per run. */
-export interface SpeakerEncoderLoadOptions {
-  /** The manifest entry's kind, for a file the manifest lists (see {@link speakerEncoderKindOf}). */
-  fallbackKind?: SpeakerEncoderKind;
-  /** CPU threads one run may use (default 1; see createOnnxSession). */
-  intraOpThreads?: number;
-}
-
-/** Loads the model at `path` as the encoder of its kind. */
-export async function createSpeakerEncoder(path: string, options: SpeakerEncoderLoadOptions = {}): Promise<LoadedSpeakerEncoder> {
-  const kind = await speakerEncoderKindOf(path, options.fallbackKind);
-  return kind === 'ge2e' ? Ge2eEncoder.create(path, options.intraOpThreads) : EmbeddingModel.create(path, options.intraOpThreads);
+/**
+ * Loads the model at `path` as the encoder of its kind.
+ * @param intraOpThreads CPU threads one run may use (see createOnnxSession)
+ */
+export async function createSpeakerEncoder(path: string, intraOpThreads = 1): Promise<LoadedSpeakerEncoder> {
+  const kind = await speakerEncoderKindOf(path);
+  return kind === 'ge2e' ? Ge2eEncoder.create(path, intraOpThreads) : EmbeddingModel.create(path, intraOpThreads);
 }
 
 /** The current worker thread's encoder for the model at `path` with `intraOpThreads` threads, created on first use. */
 export function loadSpeakerEncoder(path: string, intraOpThreads = 1): Promise<LoadedSpeakerEncoder> {
-  return threadResources.get(`speaker-encoder:${path}:${intraOpThreads}`, () => createSpeakerEncoder(path, { intraOpThreads }));
+  return threadResources.get(`speaker-encoder:${path}:${intraOpThreads}`, () => createSpeakerEncoder(path, intraOpThreads));
 }
 
 /**
