@@ -2,10 +2,12 @@ import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { effectiveDiarizationThreads } from '../../config/effectiveConcurrency.js';
 import { loadConfig } from '../../config/loadConfig.js';
-import { cleanAudio } from '../../pipeline/cleanup/cleanAudio.js';
-import { diarizeAudio } from '../../pipeline/diarization/diarizeAudio.js';
+import { cleanAudio, type CleanedAudio } from '../../pipeline/cleanup/cleanAudio.js';
+import { diarizeAudio, type DiarizeAudioOptions } from '../../pipeline/diarization/diarizeAudio.js';
 import { formatRttm } from '../../pipeline/diarization/scoring/rttm.js';
+import type { Diarization } from '../../pipeline/speechTypes.js';
 import { UsageError, type CliCommand } from '../CliCommand.js';
+import type { LocalPipelineRun } from '../LocalPipelineRun.js';
 import { runLocally } from '../runLocally.js';
 
 /** Exit codes: 0 diarized, 1 the recording or the box could not be processed, 64 usage, 130 interrupted. */
@@ -27,20 +29,60 @@ export const diarizeCommand: CliCommand = {
     if (minSpeakers !== undefined && maxSpeakers !== undefined && minSpeakers > maxSpeakers) throw new UsageError('--min-speakers is more than --max-speakers.');
     const config = loadConfig();
     return runLocally('diarize', async (run, workDir) => {
-      const cleaned = await cleanAudio({ sourcePath: audioPath, outputDir: workDir, maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS }, run.contextFor('cleanup'));
-      const diarization = await diarizeAudio(cleaned, {
+      const diarization = await cleanWhileDiarizing(run, { sourcePath: audioPath, outputDir: workDir, maxDurationSeconds: config.MAX_AUDIO_DURATION_SECONDS }, {
         segmentationModel: config.SEGMENTATION_MODEL,
         embeddingModel: config.EMBEDDING_MODEL,
         threads: effectiveDiarizationThreads(config.DIARIZATION_THREADS, 1),
         ...(speakerCount !== undefined ? { speakerCount } : {}),
         ...(minSpeakers !== undefined ? { minSpeakers } : {}),
         ...(maxSpeakers !== undefined ? { maxSpeakers } : {}),
-      }, run.contextFor('diarization'));
+      });
       if (diarization.turns.length > 0) console.log(formatRttm(diarization.turns, basename(audioPath, extname(audioPath))));
       console.error(`${diarization.speakerCount} speaker(s), ${diarization.turns.length} turn(s), by ${diarization.method} (${diarization.model}).`);
     });
   },
 };
+
+/**
+ * Clean-up, then diarization, as the service runs them, but overlapped for a one-channel source:
+ * the diarization starts as ffmpeg starts writing the cleaned file and segments it as it is
+ * written (ffmpeg's loudness normalisation takes one core for ~11 s of a 10-minute call, while
+ * the other would idle). The result is the same as one stage after the other: the segmentation
+ * reads the same blocks, only sooner. A clean-up failure wins (the diarization is stopped and
+ * its outcome dropped), as it would have come first.
+ */
+async function cleanWhileDiarizing(run: LocalPipelineRun, cleanup: Parameters<typeof cleanAudio>[0], options: DiarizeAudioOptions): Promise<Diarization> {
+  const diarizationContext = run.contextFor('diarization');
+  const stopFollowing = new AbortController();
+  let cleaning = true;
+  let diarizing: Promise<Diarization> | undefined;
+  let cleaned: CleanedAudio;
+  try {
+    cleaned = await cleanAudio({
+      ...cleanup,
+      whileDecodingMono: (mono) => {
+        diarizing = diarizeAudio({
+          monoPath: mono.monoPath,
+          ...(mono.expectedSeconds !== undefined ? { durationSeconds: mono.expectedSeconds } : {}),
+          monoBeingWritten: { written: mono.written, signal: stopFollowing.signal },
+        }, options, {
+          ...diarizationContext,
+          // One progress line at a time: the clean-up's until it is done.
+          reportProgress: (fraction) => { if (!cleaning) diarizationContext.reportProgress(fraction); },
+        });
+        // Awaited below; until then its failure must not count as unhandled.
+        diarizing.catch(() => undefined);
+      },
+    }, run.contextFor('cleanup'));
+  } catch (error) {
+    stopFollowing.abort(error);
+    await diarizing?.catch(() => undefined);
+    throw error;
+  } finally {
+    cleaning = false;
+  }
+  return diarizing ?? diarizeAudio(cleaned, options, diarizationContext);
+}
 
 /** A count option's value: a whole number of at least 1, or undefined when not given. */
 function wholeNumber(option: string, value: string | undefined): number | undefined {

@@ -14,6 +14,25 @@ export interface CleanAudioInput {
   outputDir: string;
   /** Longest recording accepted, in seconds; longer ones fail without being decoded. */
   maxDurationSeconds: number;
+  /**
+   * Told as ffmpeg starts writing `cleaned.wav` of a one-channel source, so a later stage may
+   * read it while it is written (`callscope diarize` segments a call while its loudness is
+   * normalised). Not for sources of two or more channels: the levels measured after the decode
+   * decide what the diarization does with those.
+   */
+  whileDecodingMono?: (mono: MonoBeingDecoded) => void;
+}
+
+/** `cleaned.wav` while ffmpeg writes it. */
+export interface MonoBeingDecoded {
+  monoPath: string;
+  /** The length the container states, in seconds, when it states one. */
+  expectedSeconds?: number;
+  /**
+   * Settles (never rejects) once ffmpeg has exited, whatever became of it: the file is then as
+   * complete as it will be. The stage may still fail after (a silent or too long recording).
+   */
+  written: Promise<void>;
 }
 
 export interface CleanedAudio {
@@ -87,15 +106,23 @@ export async function cleanAudio(input: CleanAudioInput, context: StageContext):
     }
 
     const stereoPath = probed.channels >= 2 ? stereoCandidatePath : undefined;
-    const decoded = await decodeAudio({
-      ffmpegPath,
-      sourcePath,
-      monoPath,
-      stereoPath,
-      // One second over the limit is enough to tell "too long", and bounds a header that lies.
-      maxSeconds: maxDurationSeconds + 1,
-      expectedSeconds: stated,
-    }, context);
+    let settleWritten = () => undefined as void;
+    const written = new Promise<void>((resolve) => { settleWritten = resolve; });
+    if (stereoPath === undefined) input.whileDecodingMono?.({ monoPath, ...(stated !== undefined ? { expectedSeconds: stated } : {}), written });
+    let decoded: DecodeOutcome;
+    try {
+      decoded = await decodeAudio({
+        ffmpegPath,
+        sourcePath,
+        monoPath,
+        stereoPath,
+        // One second over the limit is enough to tell "too long", and bounds a header that lies.
+        maxSeconds: maxDurationSeconds + 1,
+        expectedSeconds: stated,
+      }, context);
+    } finally {
+      settleWritten();
+    }
 
     const mono = await measureDecoded(monoPath, decoded, context);
     if (mono.durationSeconds > maxDurationSeconds) throw cleanupFailures.longerThanLimit(maxDurationSeconds);

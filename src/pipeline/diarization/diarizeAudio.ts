@@ -4,11 +4,24 @@ import { assertModelUsable } from '../../infrastructure/models/assertModelUsable
 import { whileLoadingModels } from '../../infrastructure/models/modelLoadFailures.js';
 import { modelDisplayName, resolveModelPath } from '../../infrastructure/models/resolveModelPath.js';
 import type { CleanedAudio } from '../cleanup/cleanAudio.js';
+import type { WavBeingWritten } from './inference/readWavBlocks.js';
 import type { Diarization } from '../speechTypes.js';
 import type { StageContext } from '../StageContext.js';
 import { StageFailure } from '../StageFailure.js';
 import { diarizationFailures } from './diarizationFailures.js';
 import type { DiarizationOptions } from './diarizationOptions.js';
+
+/**
+ * What the stage reads: clean-up's output, or (on the command line) its mono file while ffmpeg
+ * is still writing it, `monoBeingWritten` set and no stereo file (see diarizeRecording).
+ */
+export type AudioToDiarize = Pick<CleanedAudio, 'monoPath' | 'stereoPath'> & {
+  /** Clean-up's levels: the stereo file's channel activity decides whether channels tell the parties apart. */
+  levels?: Pick<CleanedAudio['levels'], 'channelActiveFractions'>;
+  /** The audio's length, or the container's claim while it is being written; for the progress estimate. */
+  durationSeconds?: number;
+  monoBeingWritten?: WavBeingWritten;
+};
 
 export interface DiarizeAudioOptions extends DiarizationOptions {
   /** The segmentation model as configured (`SEGMENTATION_MODEL`): absolute, or relative to the install folder. */
@@ -34,7 +47,7 @@ const PROGRESS_INTERVAL_MS = 2000;
  * selects the embedding-free path. A model that cannot be loaded fails as `unavailable` too
  * ({@link diarizationFailures}), and readiness reports it until the file changes.
  */
-export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioOptions, context: StageContext): Promise<Diarization> {
+export async function diarizeAudio(cleaned: AudioToDiarize, options: DiarizeAudioOptions, context: StageContext): Promise<Diarization> {
   const { segmentationModel, embeddingModel, threads, ...diarizationOptions } = options;
   const segmentationModelPath = resolveModelPath(segmentationModel);
   if (!existsSync(segmentationModelPath)) {
@@ -47,7 +60,7 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
   context.reportProgress(0);
 
   const started = Date.now();
-  const expectedMs = Math.max(1000, (cleaned.durationSeconds / ASSUMED_SPEED) * 1000);
+  const expectedMs = Math.max(1000, ((cleaned.durationSeconds ?? 0) / ASSUMED_SPEED) * 1000);
   const timer = setInterval(() => context.reportProgress(Math.min(0.95, (Date.now() - started) / expectedMs)), PROGRESS_INTERVAL_MS);
   try {
     // Readiness reports a model no call can load (an own model is verified by nothing else).
@@ -58,7 +71,8 @@ export async function diarizeAudio(cleaned: CleanedAudio, options: DiarizeAudioO
     const result = await whileLoadingModels(models, () => context.runInWorker('diarize', {
       monoPath: cleaned.monoPath,
       stereoPath: cleaned.stereoPath,
-      channelActiveFractions: cleaned.levels.channelActiveFractions,
+      channelActiveFractions: cleaned.levels?.channelActiveFractions,
+      monoBeingWritten: cleaned.monoBeingWritten && { ...cleaned.monoBeingWritten, expectedSeconds: cleaned.durationSeconds },
       segmentationModelPath,
       embeddingModelPath,
       threads,

@@ -1,6 +1,6 @@
 import type { Diarization, SpeakerTurn } from '../speechTypes.js';
 import { defaultClusteringThresholds, defaultDiarizationOptions, type DiarizationOptions } from './diarizationOptions.js';
-import { readWavBlocks, readWavInfo } from './inference/readWavBlocks.js';
+import { readWavBlocks, readWavFormat, readWavInfo, type WavBeingWritten } from './inference/readWavBlocks.js';
 import { segmentWindows } from './inference/segmentWindows.js';
 import { loadSegmentationModel, segmentationGeometry } from './models/SegmentationModel.js';
 import { loadSpeakerEncoder } from './models/SpeakerEncoder.js';
@@ -21,6 +21,13 @@ import type { SpeakerRun } from './speakers/TurnBuilder.js';
 export interface DiarizeRecordingInput {
   /** 16 kHz mono 16-bit WAV: clean-up's `cleaned.wav`. */
   monoPath: string;
+  /**
+   * Set while clean-up's ffmpeg is still writing `monoPath` (the command line diarizes while it
+   * cleans): the segmentation reads the samples as they are written, in the same blocks as from
+   * the finished file, so the result is the same. `expectedSeconds` (the container's claim)
+   * sizes the recording's cepstra. In-process only: a worker thread cannot be handed a promise.
+   */
+  monoBeingWritten?: WavBeingWritten & { expectedSeconds?: number };
   /** Clean-up's `stereo.wav` when the source had 2+ channels. */
   stereoPath?: string;
   /** Share of active frames per channel of `stereoPath` (clean-up's `levels.channelActiveFractions`). */
@@ -70,10 +77,12 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
     }
   }
 
-  const { sampleRate, channelCount, totalSamples } = await readWavInfo(input.monoPath);
+  const following = input.monoBeingWritten;
+  const { sampleRate, channelCount } = await readWavFormat(input.monoPath, following);
   if (sampleRate !== segmentationGeometry.sampleRate || channelCount !== 1) {
     throw new Error(`diarization needs 16 kHz mono audio, got ${sampleRate} Hz × ${channelCount} channels`);
   }
+  const expectedSamples = following ? Math.round((following.expectedSeconds ?? 0) * sampleRate) : (await readWavInfo(input.monoPath)).totalSamples;
   const segmentation = await loadSegmentationModel(input.segmentationModelPath, input.threads);
   const embedding = input.embeddingModelPath ? await loadSpeakerEncoder(input.embeddingModelPath, input.threads) : undefined;
   let segmented = 0;
@@ -82,9 +91,11 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   // fbank model's).
   const silence = new SilenceFinder(segmentationGeometry.sampleRate, SILENCE_GATE);
   const voicesByCepstra = embedding?.kind !== 'fbank';
-  const recording = new RecordingCepstra(totalSamples);
+  const recording = new RecordingCepstra(expectedSamples);
+  const mono = monoRecording(input.monoPath, following);
+  const { totalSamples } = mono;
   const windows = (async function* countWindows() {
-    for await (const window of segmentWindows(segmentation, monoBlocks(input.monoPath, (samples) => {
+    for await (const window of segmentWindows(segmentation, mono.blocks((samples) => {
       silence.add(samples);
       if (voicesByCepstra) recording.add(samples);
     }), options)) {
@@ -143,12 +154,24 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   return result;
 }
 
-/** The mono file's samples block by block; `onBlock` sees each block before it is yielded. */
-async function* monoBlocks(path: string, onBlock: (samples: Float32Array) => void): AsyncGenerator<Float32Array> {
-  for await (const block of monoSamples(path)) {
-    onBlock(block.samples);
-    yield block.samples;
+/**
+ * The mono file as the segmentation reads it: its samples block by block (`onBlock` sees each
+ * before it is yielded; read once), and its length in samples, known once they all were.
+ */
+function monoRecording(path: string, beingWritten?: WavBeingWritten): { blocks: (onBlock: (samples: Float32Array) => void) => AsyncGenerator<Float32Array>; totalSamples: Promise<number> } {
+  let settleLength: (samples: number) => void = () => undefined;
+  const totalSamples = new Promise<number>((resolve) => { settleLength = resolve; });
+  async function* blocks(onBlock: (samples: Float32Array) => void): AsyncGenerator<Float32Array> {
+    let samplesRead = 0;
+    for await (const block of readWavBlocks(path, beingWritten)) {
+      const samples = block.channels[0]!;
+      onBlock(samples);
+      samplesRead += samples.length;
+      yield samples;
+    }
+    settleLength(samplesRead);
   }
+  return { blocks, totalSamples };
 }
 
 /** Stretches shorter than this after trimming say little about a voice, seconds. */

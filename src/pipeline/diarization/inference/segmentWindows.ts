@@ -12,6 +12,8 @@ export interface WindowSegmentation {
   activity: Uint8Array;
   /** shape: (windowSamples), -1..1, zero-padded at the end; valid until the next window is taken. */
   samples: Float32Array;
+  /** Samples of the recording in the window: windowSamples but for the padded last one. */
+  validSamples: number;
 }
 
 export interface SegmentWindowsOptions {
@@ -39,6 +41,7 @@ export async function* segmentWindows(
   // shape: (batchSize, windowSamples)
   const batch = new Float32Array(batchSize * windowSamples);
   const starts: number[] = [];
+  const validSamples: number[] = [];
   let firstIndex = 0;
 
   async function* runBatch(): AsyncGenerator<WindowSegmentation> {
@@ -52,15 +55,18 @@ export async function* segmentWindows(
         startSample: starts[slot]!,
         activity: activity.slice(slot * framesPerWindow, (slot + 1) * framesPerWindow),
         samples: batch.subarray(slot * windowSamples, (slot + 1) * windowSamples),
+        validSamples: validSamples[slot]!,
       };
     }
     firstIndex += count;
     starts.length = 0;
+    validSamples.length = 0;
   }
 
   for await (const window of slideWindows(blocks, { windowSamples, stepSamples })) {
     batch.set(window.samples, starts.length * windowSamples);
     starts.push(window.startSample);
+    validSamples.push(window.validSamples);
     if (starts.length === batchSize) yield* runBatch();
   }
   if (starts.length > 0) yield* runBatch();

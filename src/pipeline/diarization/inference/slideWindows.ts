@@ -6,6 +6,8 @@ export interface AudioWindow {
   startSample: number;
   /** shape: (windowSamples); zero-padded past the end of the signal. Valid until the next window is taken. */
   samples: Float32Array;
+  /** Samples of the signal in the window: windowSamples but for the padded last one. */
+  validSamples: number;
 }
 
 export interface SlideWindowsOptions {
@@ -50,7 +52,7 @@ export async function* slideWindows(blocks: AsyncIterable<Float32Array>, options
       filled += take;
       consumed += take;
       for (let start = index * stepSamples; start + windowSamples <= bufferStart + filled; start = index * stepSamples) {
-        yield { index, startSample: start, samples: buffer.subarray(start - bufferStart, start - bufferStart + windowSamples) };
+        yield { index, startSample: start, samples: buffer.subarray(start - bufferStart, start - bufferStart + windowSamples), validSamples: windowSamples };
         index += 1;
       }
     }
@@ -61,5 +63,5 @@ export async function* slideWindows(blocks: AsyncIterable<Float32Array>, options
   if (total === 0 || (index > 0 && lastWholeEnd >= total)) return;
   const padded = new Float32Array(windowSamples);
   padded.set(buffer.subarray(start - bufferStart, filled));
-  yield { index, startSample: start, samples: padded };
+  yield { index, startSample: start, samples: padded, validSamples: total - start };
 }

@@ -24,12 +24,16 @@ export class RecordingCepstra {
   private readonly pending = new Float32Array((FRAMES_PER_CHUNK - 1) * FRAME_SHIFT_SAMPLES + FRAME_LENGTH_SAMPLES);
   private filled = 0;
 
-  /** @param totalSamples the recording's length in samples at 16 kHz */
-  constructor(private readonly totalSamples: number) {}
+  /**
+   * @param expectedSamples the recording's length in samples at 16 kHz, as far as it is known
+   * (exact for a finished file; the container's claim for one still being written): room for its
+   * frames is made at once, and grown should more come.
+   */
+  constructor(private readonly expectedSamples: number) {}
 
   /** The recording's next samples, in order. @param samples shape: (samples), -1..1 */
   add(samples: Float32Array): void {
-    if (this.features.length === 0) this.features = new Float32Array(fbankFrameCount(this.totalSamples) * CEPSTRAL_DIMENSIONS);
+    if (this.features.length === 0) this.features = new Float32Array(Math.max(1, fbankFrameCount(this.expectedSamples)) * CEPSTRAL_DIMENSIONS);
     let offset = 0;
     while (offset < samples.length) {
       const taken = Math.min(samples.length - offset, this.pending.length - this.filled);
@@ -59,11 +63,16 @@ export class RecordingCepstra {
 
   /** The complete frames of the pending samples; keeps the samples the next frame starts at. */
   private computeFrames(): void {
-    const room = this.features.length / CEPSTRAL_DIMENSIONS - this.computed;
     const { frames, features } = cepstra(this.pending.subarray(0, this.filled));
-    const kept = Math.min(frames, room);
-    this.features.set(features.subarray(0, kept * CEPSTRAL_DIMENSIONS), this.computed * CEPSTRAL_DIMENSIONS);
-    this.computed += kept;
+    const needed = (this.computed + frames) * CEPSTRAL_DIMENSIONS;
+    if (needed > this.features.length) {
+      // Longer than expected: room for half as much again at least (a copy per growth).
+      const grown = new Float32Array(Math.max(needed, Math.ceil(this.features.length * 1.5)));
+      grown.set(this.features.subarray(0, this.computed * CEPSTRAL_DIMENSIONS));
+      this.features = grown;
+    }
+    this.features.set(features.subarray(0, frames * CEPSTRAL_DIMENSIONS), this.computed * CEPSTRAL_DIMENSIONS);
+    this.computed += frames;
     const consumed = Math.min(this.filled, frames * FRAME_SHIFT_SAMPLES);
     this.pending.copyWithin(0, consumed, this.filled);
     this.filled -= consumed;

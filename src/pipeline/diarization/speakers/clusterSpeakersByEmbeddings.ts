@@ -40,11 +40,13 @@ interface LocalEmbedding {
  * two local speakers of a window never share a cluster), and the windows aggregated.
  * Holds each window's activity (589 bytes) and embeddings until the clustering, then replays
  * them: memory grows with the call by ~1 KB per window plus its embeddings, never frames².
+ * `totalSamples` (the recording's length) is needed only once the windows are all read, as in
+ * linkSpeakersAcrossWindows.
  */
 export async function clusterSpeakersByEmbeddings(
   model: EmbeddingModel,
   windows: AsyncIterable<WindowSegmentation>,
-  totalSamples: number,
+  totalSamples: number | PromiseLike<number>,
   options: EmbeddingClusteringOptions,
   onEmbeddingsDone?: (embeddings: number) => void,
 ): Promise<SpeakerRun[]> {
@@ -55,12 +57,11 @@ export async function clusterSpeakersByEmbeddings(
 
   for await (const window of windows) {
     placed.push({ startFrame: windowStartFrame(window.startSample), activity: window.activity });
-    const validSamples = Math.min(windowSamples, totalSamples - window.startSample);
     let fbank: { frames: number; features: Float32Array; segmentationFrameOf: Int32Array } | undefined;
     for (let local = 0; local < LOCAL_SPEAKERS; local++) {
       const { mask, cleanFrames } = embeddingMask(window.activity, local, minFrames);
       if (!mask) continue;
-      fbank ??= windowFbank(window.samples.subarray(0, validSamples), model.melBins);
+      fbank ??= windowFbank(window.samples.subarray(0, window.validSamples), model.melBins);
       const selected = selectFrames(fbank, mask, model.melBins);
       if (selected.frames === 0) continue;
       embeddings.push({
@@ -95,7 +96,7 @@ export async function clusterSpeakersByEmbeddings(
   const turns = new TurnBuilder({ ...frameTiming, maxGapSeconds: options.maxGapSeconds, minTurnSeconds: options.minTurnSeconds });
   const aggregator = new FrameAggregator(framesPerWindow, (frame, speakers) => turns.add(frame, speakers));
   placed.forEach((window, index) => aggregator.add(window, speakerOfLocal[index]!));
-  aggregator.finish(recordingFrameCount(totalSamples));
+  aggregator.finish(recordingFrameCount(await totalSamples));
   return turns.finish();
 }
 

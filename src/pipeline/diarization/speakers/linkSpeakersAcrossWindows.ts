@@ -15,11 +15,13 @@ export interface LinkSpeakersOptions {
  * The embedding-free path: each window's local speakers are linked to call-level speakers by
  * their agreement with the aggregated activity of the windows before it (see `linkWindow`),
  * and the window is added to the aggregation straight away. One pass, streaming: frames
- * become turns as soon as no later window covers them.
+ * become turns as soon as no later window covers them. `totalSamples` (the recording's length)
+ * is needed only once the windows are all read: a promise of it suits a recording still being
+ * written while it is segmented.
  */
 export async function linkSpeakersAcrossWindows(
   windows: AsyncIterable<Pick<WindowSegmentation, 'startSample' | 'activity'>>,
-  totalSamples: number,
+  totalSamples: number | PromiseLike<number>,
   options: LinkSpeakersOptions,
 ): Promise<SpeakerRun[]> {
   const turns = new TurnBuilder({ ...frameTiming, maxGapSeconds: options.maxGapSeconds, minTurnSeconds: options.minTurnSeconds });
@@ -33,6 +35,6 @@ export async function linkSpeakersAcrossWindows(
     const speakerOfLocal = linkWindow(window.activity, aggregator.coveredActivity(startFrame), aggregator.speakerCount, linkOptions);
     aggregator.add({ startFrame, activity: window.activity }, speakerOfLocal);
   }
-  aggregator.finish(recordingFrameCount(totalSamples));
+  aggregator.finish(recordingFrameCount(await totalSamples));
   return turns.finish();
 }

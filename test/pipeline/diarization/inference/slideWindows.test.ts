@@ -6,7 +6,12 @@ async function windowsOf(signal: Float32Array, blockSize: number, windowSamples:
     for (let start = 0; start < signal.length; start += blockSize) yield signal.subarray(start, start + blockSize);
   }
   const windows: { startSample: number; samples: number[] }[] = [];
-  for await (const window of slideWindows(blocks(), { windowSamples, stepSamples })) windows.push({ startSample: window.startSample, samples: Array.from(window.samples) });
+  for await (const window of slideWindows(blocks(), { windowSamples, stepSamples })) {
+    // The samples past validSamples are the padding.
+    expect(window.samples.subarray(window.validSamples).every((sample) => sample === 0)).toBe(true);
+    expect(window.validSamples === windowSamples || window.startSample + window.validSamples === signal.length).toBe(true);
+    windows.push({ startSample: window.startSample, samples: Array.from(window.samples) });
+  }
   return windows;
 }
 

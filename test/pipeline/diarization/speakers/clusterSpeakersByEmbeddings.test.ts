@@ -46,7 +46,7 @@ function windows(turns: Turn[], seconds: number): WindowSegmentation[] {
       const time = (startSample + frame * frameStepSamples) / sampleRate + frameTiming.offsetSeconds;
       for (const { voice, start, end } of turns) if (time >= start && time < end) activity[frame]! |= 1 << ((voice + index) % 3);
     }
-    result.push({ index, startSample, activity, samples: signal.slice(startSample, startSample + windowSamples) });
+    result.push({ index, startSample, activity, samples: signal.slice(startSample, startSample + windowSamples), validSamples: windowSamples });
   }
   return result;
 }
