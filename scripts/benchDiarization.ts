@@ -11,7 +11,8 @@
  * 2. Starting: `npx callscope diarize --help` and `node bin/callscope.js diarize --help`, that
  *    is npm exec's own share, and node's start with the command's modules.
  * 3. The command's work phase by phase (CPU and wall seconds; the models run with the command's
- *    threads, DIARIZATION_THREADS or every core), in this process with the functions it calls: clean-up
+ *    threads, DIARIZATION_THREADS or every core), one after the other (the command overlaps the
+ *    clean-up with the segmentation), in this process with the functions it calls: clean-up
  *    (ffprobe; ffmpeg's decode, high-pass and loudnorm; the levels), the model's check (SHA-256)
  *    and its ONNX session, segmentation with window linking, the voice join (its passes over the
  *    audio), turns.
@@ -178,7 +179,8 @@ try {
     { phase: 'node start, the command\'s modules', 'CPU s': round(nodeStart.cpu), 'of it ffmpeg, ffprobe s': 0 },
     ...[...phases].map(([phase, cost]) => ({ phase, 'CPU s': round(median(cost.own) + median(cost.children)), 'of it ffmpeg, ffprobe s': round(median(cost.children)), 'wall s': round(median(cost.wall)) })),
   ];
-  console.log('\nWhere it goes (each phase on its own; the command\'s work in this process, with the functions it calls):');
+  // The command segments a mono call while clean-up's ffmpeg still writes it; here each phase runs alone.
+  console.log('\nWhere it goes (each phase on its own, one after the other; the command\'s work in this process, with the functions it calls; the command itself overlaps the clean-up with the segmentation, so its wall time is less than these added up):');
   console.table([...rows, { phase: 'all phases (compare npx callscope diarize above)', 'CPU s': round(rows.reduce((sum, row) => sum + row['CPU s'], 0)), 'of it ffmpeg, ffprobe s': null, 'wall s': null }]);
   const stageWall = median(evalStyle.wall);
   const stageCpu = median(evalStyle.cpu);
