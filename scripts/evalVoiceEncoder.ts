@@ -1,6 +1,6 @@
 /**
  * `npm run eval:voice-encoder`: proves the project's GE2E voice encoder (the ONNX conversion of
- * scripts/models/ge2eToOnnx.py and the TypeScript front end of
+ * src/infrastructure/models/conversion/ge2eCheckpointToOnnx.ts and the TypeScript front end of
  * src/pipeline/diarization/models/ge2eFrontEnd.ts) against Resemblyzer's own Python on real
  * speech: ten LibriSpeech utterances of ten different speakers (../shared/audio/librispeech: the
  * first utterance of each test-other speaker, then the first train-clean-100 ones in file order),

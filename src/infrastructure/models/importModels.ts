@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config/configSchema.js';
 import { moveIntoPlace, syncFile } from './durableFiles.js';
+import { installConvertedModel, isConvertedEntry } from './conversion/convertModel.js';
 import { markInstalledWhole } from './missingModels.js';
 import { defaultLockPath, readManifestLock, updateManifestLock } from './manifestLock.js';
 import type { ManifestLock, ModelEntry, ModelManifest, ModelSlot } from './manifestSchema.js';
@@ -46,7 +47,8 @@ const MAX_DEPTH = 3;
 
 /**
  * Installs models from a folder (a USB stick, a share): each file is recognised by its SHA-256
- * against the manifest, else by its name (a published name, or a slot's default name); a file
+ * against the manifest (a model, or the archive a converted entry is made from, which is then
+ * converted here), else by its name (a published name, or a slot's default name); a file
  * named as a manifest model whose digest differs is refused as damaged. One file per slot is
  * installed (the recommended one first) at the slot's configured path: copied to a temp file
  * beside it, fsynced, hashed again, renamed into place. Good files already installed are never
@@ -66,7 +68,7 @@ export async function importModels(
   const lock = await readManifestLock(lockPath);
 
   const results: ModelImportResult[] = [];
-  const candidates: { file: string; entry: ModelEntry; sha256: string; sizeBytes: number; trustedOnFirstSight: boolean }[] = [];
+  const candidates: { file: string; entry: ModelEntry; sha256: string; sizeBytes: number; trustedOnFirstSight: boolean; archive?: true }[] = [];
   for (const file of await listFiles(resolve(sourceDir), MAX_DEPTH)) {
     const digest = await sourceDigests.digest(file);
     if (!digest) continue;
@@ -90,33 +92,42 @@ export async function importModels(
     chosen.set(entry.slot, entry.name);
     const target = configuredModelPath(config, entry.slot);
     const currentLock = await readManifestLock(lockPath);
-    const plan = installPlan(await inspectSlot(slotInfo(entry.slot), target, manifest, currentLock, digests), entry, currentLock, sha256);
+    // An archive is judged by the digest its conversion must have.
+    const installedSha256 = candidate.archive ? entry.sha256 ?? currentLock.recorded[entry.name]?.sha256 : sha256;
+    const plan = installPlan(await inspectSlot(slotInfo(entry.slot), target, manifest, currentLock, digests), entry, currentLock, installedSha256);
     if (plan.action !== 'install') {
       results.push(result(plan.action, plan.message));
       continue;
     }
+    let installed: { sha256: string; sizeBytes: number };
     try {
-      await copyVerified(file, target, sha256);
+      installed = candidate.archive && isConvertedEntry(entry)
+        ? await installConvertedModel(file, entry, target, installedSha256)
+        : (await copyVerified(file, target, sha256), { sha256, sizeBytes: candidate.sizeBytes });
     } catch (error) {
-      results.push(result('failed', `copying ${entry.name} failed: ${(error as Error).message}`));
+      results.push(result('failed', `${candidate.archive ? 'converting' : 'copying'} ${entry.name} failed: ${(error as Error).message}`));
       continue;
     }
     const now = new Date().toISOString();
     await updateManifestLock(lockPath, (current) => {
-      if (candidate.trustedOnFirstSight) current.recorded[entry.name] = { sha256, size: candidate.sizeBytes, recordedAt: now, source: 'import' };
-      current.installed[target] = { entry: entry.name, sha256, installedAt: now };
+      if (candidate.trustedOnFirstSight || (candidate.archive && installedSha256 === undefined)) {
+        current.recorded[entry.name] = { sha256: installed.sha256, size: installed.sizeBytes, recordedAt: now, source: 'import' };
+      }
+      current.installed[target] = { entry: entry.name, sha256: installed.sha256, installedAt: now };
     });
-    await digests.rememberVerified(target, sha256);
+    await digests.rememberVerified(target, installed.sha256);
     const warning = candidate.trustedOnFirstSight
       ? `${entry.name} is not pinned by the manifest and was recognised by its name only. Its SHA-256 ${sha256} is now recorded in ${lockPath}: later fetches and imports must match it. Compare it with the publisher's before relying on the model.`
       : undefined;
-    results.push(result('imported', `${entry.name}${candidate.trustedOnFirstSight ? '' : ', SHA-256 verified'}, copied and checked`, warning));
+    results.push(result('imported', candidate.archive
+      ? `${entry.name}, converted from its archive (SHA-256 verified)${installedSha256 ? ', the result\'s SHA-256 verified too' : ''}`
+      : `${entry.name}${candidate.trustedOnFirstSight ? '' : ', SHA-256 verified'}, copied and checked`, warning));
   }
   return results;
 }
 
 type Recognition =
-  | { entry: ModelEntry; trustedOnFirstSight: boolean }
+  | { entry: ModelEntry; trustedOnFirstSight: boolean; archive?: true }
   | { slot: ModelSlot | null; outcome: 'refused' | 'skipped'; message: string };
 
 /** Which entry a source file is: by digest (pinned, or recorded on first sight), else by name. */
@@ -124,6 +135,9 @@ function recognise(file: string, sha256: string, manifest: ModelManifest, lock: 
   const recorded = (entry: ModelEntry) => entry.sha256 ?? lock.recorded[entry.name]?.sha256;
   const byDigest = manifest.models.find((entry) => recorded(entry) === sha256);
   if (byDigest) return { entry: byDigest, trustedOnFirstSight: false };
+  // The archive a converted entry is made from (a wheel downloaded on a connected machine).
+  const ofArchive = manifest.models.find((entry) => entry.convertedFrom?.sha256 === sha256);
+  if (ofArchive) return { entry: ofArchive, trustedOnFirstSight: false, archive: true };
 
   const name = basename(file);
   const byAlias = manifest.models.find((entry) => entry.aliases.includes(name));

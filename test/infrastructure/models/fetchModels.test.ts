@@ -8,6 +8,7 @@ import { readManifestLock } from '../../../src/infrastructure/models/manifestLoc
 import type { ModelManifest } from '../../../src/infrastructure/models/manifestSchema.js';
 import { ModelDigestCache, sha256OfFile } from '../../../src/infrastructure/models/ModelDigestCache.js';
 import { fetchModels, inspectModels } from '../../../src/infrastructure/models/modelInventory.js';
+import { ge2eTestWheel } from './conversion/ge2eTestCheckpoint.js';
 import { modelFolder, sharedFiles } from './modelFixtures.js';
 
 // A loopback HTTP server stands in for the model hub; the files it serves are the development
@@ -150,5 +151,40 @@ describe('fetchModels', () => {
     await writeFile(folder.config.LLM_MODEL, 'damaged');
     const [result] = await fetchModels(folder.config, manifest, { ...options(), slots: ['llm'] });
     expect(result).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/is not qwen2\.5-1\.5b-instruct-q4_k_m's/) });
+  });
+
+  test('installs a model made from an archive (the GE2E encoder from its wheel): downloaded, checked, converted here, the archive removed', async () => {
+    const { wheel, pin } = await ge2eTestWheel();
+    const entry = manifest.models.find((model) => model.name === 'ge2e-resemblyzer')!;
+    pin(entry);
+    files.set('/ge2e-resemblyzer', { body: wheel });
+
+    const [result] = await fetchModels(folder.config, manifest, { ...options(), models: ['ge2e-resemblyzer'] });
+    expect(result).toMatchObject({ outcome: 'downloaded', entry: 'ge2e-resemblyzer', target: folder.config.EMBEDDING_MODEL, message: expect.stringMatching(/converted here from ge2e-resemblyzer, whose SHA-256 was verified/) });
+    expect(await sha256OfFile(folder.config.EMBEDDING_MODEL)).toBe(entry.sha256);
+    expect(existsSync(`${folder.config.EMBEDDING_MODEL}.archive.part`)).toBe(false);
+    expect((await readManifestLock(folder.lockPath)).installed[folder.config.EMBEDDING_MODEL]).toMatchObject({ entry: 'ge2e-resemblyzer', sha256: entry.sha256 });
+    const status = (await inspectModels(folder.config, manifest, options())).find((slot) => slot.slot === 'embedding');
+    expect(status).toMatchObject({ check: 'ok', manifestEntry: { name: 'ge2e-resemblyzer' } });
+
+    expect((await fetchModels(folder.config, manifest, { ...options(), models: ['ge2e-resemblyzer'] }))[0]).toMatchObject({ outcome: 'unchanged' });
+  });
+
+  test('refuses an archive whose digest is not the manifest\'s, and a conversion that gives another file: nothing installed', async () => {
+    const { wheel, pin } = await ge2eTestWheel();
+    const entry = manifest.models.find((model) => model.name === 'ge2e-resemblyzer')!;
+    pin(entry);
+    const tampered = Buffer.from(wheel);
+    tampered[tampered.length - 30] = tampered[tampered.length - 30]! ^ 0xff;
+    files.set('/ge2e-resemblyzer', { body: tampered });
+    const [refused] = await fetchModels(folder.config, manifest, { ...options(), models: ['ge2e-resemblyzer'] });
+    expect(refused).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/is not that of ge2e-resemblyzer's archive/) });
+
+    files.set('/ge2e-resemblyzer', { body: wheel });
+    entry.sha256 = '0'.repeat(64);
+    const [mismatch] = await fetchModels(folder.config, manifest, { ...options(), models: ['ge2e-resemblyzer'] });
+    expect(mismatch).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/conversion of ge2e-resemblyzer gave SHA-256 [0-9a-f]{64}, not the manifest's 0{64}: nothing was installed/) });
+    expect(existsSync(folder.config.EMBEDDING_MODEL)).toBe(false);
+    expect(existsSync(`${folder.config.EMBEDDING_MODEL}.archive.part`)).toBe(false);
   });
 });

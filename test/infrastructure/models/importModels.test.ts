@@ -7,6 +7,7 @@ import { readManifestLock } from '../../../src/infrastructure/models/manifestLoc
 import type { ModelManifest } from '../../../src/infrastructure/models/manifestSchema.js';
 import { ModelDigestCache, sha256OfFile } from '../../../src/infrastructure/models/ModelDigestCache.js';
 import { importModels, inspectModels, type ModelImportResult } from '../../../src/infrastructure/models/modelInventory.js';
+import { ge2eTestWheel } from './conversion/ge2eTestCheckpoint.js';
 import { modelFolder, sharedFiles, truncatedCopy } from './modelFixtures.js';
 
 // Uses the development model files in ../shared/models as the contents of a "USB stick".
@@ -74,4 +75,22 @@ test('an unpinned model recognised by its published name is imported with a warn
   expect(lock.recorded['qwen2.5-1.5b-instruct-q4_k_m']).toMatchObject({ sha256: await sha256OfFile(qwen), source: 'import' });
   const llm = (await inspectModels(folder.config, manifest, options())).find((slot) => slot.slot === 'llm');
   expect(llm).toMatchObject({ check: 'not_pinned' });
+});
+
+test('takes the archive a converted model is made from (the wheel downloaded on a connected machine) and converts it into place', async () => {
+  const { wheel, pin } = await ge2eTestWheel();
+  manifest = structuredClone(manifest);
+  const entry = manifest.models.find((model) => model.name === 'ge2e-resemblyzer')!;
+  pin(entry);
+  await writeFile(join(stick, 'Resemblyzer-0.1.4-py3-none-any.whl'), wheel);
+
+  const results = byFile(await importModels(stick, folder.config, manifest, options()));
+  expect(results['Resemblyzer-0.1.4-py3-none-any.whl']).toMatchObject({
+    outcome: 'imported', slot: 'embedding', entry: 'ge2e-resemblyzer', target: folder.config.EMBEDDING_MODEL,
+    message: expect.stringMatching(/converted from its archive .*the result's SHA-256 verified too/),
+  });
+  expect(await sha256OfFile(folder.config.EMBEDDING_MODEL)).toBe(entry.sha256);
+  expect((await readManifestLock(folder.lockPath)).installed[folder.config.EMBEDDING_MODEL]).toMatchObject({ entry: 'ge2e-resemblyzer', sha256: entry.sha256 });
+  // Importing it again finds the converted model in place.
+  expect(byFile(await importModels(stick, folder.config, manifest, options()))['Resemblyzer-0.1.4-py3-none-any.whl']).toMatchObject({ outcome: 'unchanged' });
 });

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { onnxModel } from './onnxGraph.js';
+import { onnxModel } from '../../../src/infrastructure/models/conversion/onnxModelProto.js';
 
 /** Centre of Kaldi mel bin `bin` (of 80, 20 Hz–8 kHz), Hz. */
 export function melBinCentreHz(bin: number): number {

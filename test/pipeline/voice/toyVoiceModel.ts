@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { computeFbank, subtractMean } from '../../../src/pipeline/diarization/models/computeFbank.js';
-import { onnxModel } from '../diarization/onnxGraph.js';
+import { onnxModel } from '../../../src/infrastructure/models/conversion/onnxModelProto.js';
 
 const speakers = resolve(import.meta.dirname, '../../../../shared/audio/speakers');
 

@@ -7,7 +7,7 @@ import { ge2eFrontEnd, ge2ePartials } from './ge2eFrontEnd.js';
 import type { SpeakerEncoder } from './SpeakerEncoder.js';
 
 /**
- * The GE2E voice encoder (Resemblyzer's, converted to ONNX by scripts/models/ge2eToOnnx.py) with
+ * The GE2E voice encoder (Resemblyzer's, converted to ONNX by ge2eCheckpointToOnnx) with
  * its own front end: an utterance's embedding is the L2-normalised mean of its partials'
  * embeddings, as Resemblyzer's `embed_utterance` makes it. Input `mels` (partials, 160, 40), output
  * `embedding` (partials, 256), each row already of unit length.

@@ -8,7 +8,7 @@ import { readOnnxMetadata } from './readOnnxMetadata.js';
 
 /**
  * The kinds of speaker-embedding model the embedding slot runs, each with its own front end:
- * - `ge2e`: the GE2E voice encoder (Resemblyzer's, converted by scripts/models/ge2eToOnnx.py):
+ * - `ge2e`: the GE2E voice encoder (Resemblyzer's, converted by src/infrastructure/models/conversion/ge2eCheckpointToOnnx.ts):
  *   40-band mel power spectrogram, 1.6 s partials averaged;
  * - `fbank`: WeSpeaker ResNet34 / 3D-Speaker CAM++: 80-band Kaldi fbank of the whole stretch.
  */
@@ -35,7 +35,7 @@ export interface SpeakerEncoder extends Disposable {
   embedSpeeches(stretches: readonly Float32Array[]): Promise<Float32Array[]>;
 }
 
-/** The metadata key a converted model states its kind under (scripts/models/ge2eToOnnx.py writes it). */
+/** The metadata key a converted model states its kind under (ge2eCheckpointToOnnx writes it). */
 export const ENCODER_KIND_METADATA_KEY = 'callscope.embedding.kind';
 
 /**

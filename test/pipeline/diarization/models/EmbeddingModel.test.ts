@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingModel } from '../../../../src/pipeline/diarization/models/EmbeddingModel.js';
-import { onnxModel } from '../onnxGraph.js';
+import { onnxModel } from '../../../../src/infrastructure/models/conversion/onnxModelProto.js';
 
-// Small ONNX graphs written here (see onnxGraph.ts) stand in for WeSpeaker / CAM++ models.
+// Small ONNX graphs written here (see src/infrastructure/models/conversion/onnxModelProto.ts) stand in for WeSpeaker / CAM++ models.
 
 let folder: string;
 beforeAll(async () => { folder = await mkdtemp(join(tmpdir(), 'embedding-model-')); });

@@ -1,7 +1,9 @@
 /**
- * Writes small ONNX models for tests: a hand-written protobuf encoder for the few ModelProto
- * fields a float graph needs (onnxruntime-node can run models but not build them; the npm
- * package `onnx-proto` would add protobufjs 6 for ~60 lines of encoding).
+ * Writes ONNX models: a hand-written protobuf encoder for the few ModelProto fields a float
+ * graph needs (onnxruntime-node can run models but not build them; the npm package `onnx-proto`
+ * would add protobufjs 6 for ~60 lines of encoding). Used to convert a downloaded checkpoint
+ * into the model the embedding slot loads (ge2eCheckpointToOnnx), and by tests for small graphs.
+ * The bytes depend on the spec alone (no timestamps), so a conversion's digest can be pinned.
  * Field numbers from onnx/onnx.proto3.
  */
 
@@ -24,7 +26,8 @@ export interface OnnxNodeSpec {
 export interface OnnxInitializerSpec {
   name: string;
   dims: number[];
-  values: Float32Array;
+  /** shape: (product of dims), row-major; float32 or int64 (e.g. Squeeze's axes). */
+  values: Float32Array | BigInt64Array;
 }
 
 export interface OnnxModelSpec {
@@ -36,9 +39,15 @@ export interface OnnxModelSpec {
   opset?: number;
   /** The model's `metadata_props` (key → value). */
   metadata?: Record<string, string>;
+  /** `producer_name` and the graph's name; default `callscope-tests` and `test-graph`. */
+  producer?: string;
+  graphName?: string;
 }
 
 const FLOAT = 1;
+const INT64 = 7;
+/** ONNX IR version 8 (ONNX 1.12, opset 17's): the onnxruntime of onnxruntime-node reads up to 13 here, not onnx 1.2x's default. */
+const IR_VERSION = 8;
 const ATTRIBUTE_INT = 2;
 const ATTRIBUTE_INTS = 7;
 
@@ -46,14 +55,14 @@ const ATTRIBUTE_INTS = 7;
 export function onnxModel(spec: OnnxModelSpec): Uint8Array {
   const graph = [
     ...spec.nodes.map((node, index) => message(1, nodeProto(node, index))),
-    string(2, 'test-graph'),
+    string(2, spec.graphName ?? 'test-graph'),
     ...(spec.initializers ?? []).map((initializer) => message(5, tensorProto(initializer))),
     ...spec.inputs.map((input) => message(11, valueInfo(input))),
     ...spec.outputs.map((output) => message(12, valueInfo(output))),
   ];
   return concat([
-    varintField(1, 8),
-    string(2, 'callscope-tests'),
+    varintField(1, IR_VERSION),
+    string(2, spec.producer ?? 'callscope-tests'),
     message(7, concat(graph)),
     message(8, concat([string(1, ''), varintField(2, spec.opset ?? 17)])),
     ...Object.entries(spec.metadata ?? {}).map(([key, value]) => message(14, concat([string(1, key), string(2, value)]))),
@@ -76,7 +85,7 @@ function tensorProto(initializer: OnnxInitializerSpec): Uint8Array {
   const raw = new Uint8Array(initializer.values.buffer, initializer.values.byteOffset, initializer.values.byteLength);
   return concat([
     ...initializer.dims.map((dim) => varintField(1, dim)),
-    varintField(2, FLOAT),
+    varintField(2, initializer.values instanceof BigInt64Array ? INT64 : FLOAT),
     string(8, initializer.name),
     bytes(9, raw),
   ]);
