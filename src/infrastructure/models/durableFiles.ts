@@ -29,8 +29,8 @@ export async function moveIntoPlace(sourcePath: string, targetPath: string): Pro
   }
 }
 
-/** Writes a small file durably: a temp file beside it, fsynced, renamed into place. */
-export async function writeFileAtomically(path: string, data: string): Promise<void> {
+/** Writes a file durably: a temp file beside it, fsynced, renamed into place (the whole of `data` in memory). */
+export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tempPath = join(dirname(path), `.${randomUUID()}.tmp`);
   try {

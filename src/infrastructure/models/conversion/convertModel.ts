@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import JSZip from 'jszip';
-import { moveIntoPlace } from '../durableFiles.js';
+import { writeFileAtomically } from '../durableFiles.js';
 import { markInstalledWhole } from '../missingModels.js';
 import type { ModelConversion, ModelEntry } from '../manifestSchema.js';
 import { ge2eCheckpointToOnnx } from './ge2eCheckpointToOnnx.js';
@@ -26,9 +26,9 @@ export class ModelConversionFailure extends Error {
 
 /**
  * Installs a converted entry from its archive (already checked against `convertedFrom`'s size
- * and digest): the member read out of the zip (jszip checks its CRC-32), converted, written
- * beside `target`, fsynced, its SHA-256 checked against `expectedSha256` (the entry's, or the one
- * recorded on first install; none when neither exists), then renamed into place. Memory: the
+ * and digest): the member read out of the zip (jszip checks its CRC-32), converted, its SHA-256
+ * checked against `expectedSha256` (the entry's, or the one recorded on first install; none when
+ * neither exists), then written beside `target`, fsynced and renamed into place. Memory: the
  * archive, the member and the model at once (about 40 MB for the GE2E encoder).
  */
 export async function installConvertedModel(
@@ -52,20 +52,7 @@ export async function installConvertedModel(
     throw new ModelConversionFailure(`the conversion of ${entry.name} gave SHA-256 ${sha256}, not the manifest's ${expectedSha256}: nothing was installed`);
   }
 
-  await mkdir(dirname(target), { recursive: true });
-  const tempPath = join(dirname(target), `.${basename(target)}.${randomUUID()}.convert`);
-  try {
-    const handle = await open(tempPath, 'w');
-    try {
-      await handle.writeFile(model);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await moveIntoPlace(tempPath, target);
-    markInstalledWhole(target);
-  } finally {
-    await rm(tempPath, { force: true });
-  }
+  await writeFileAtomically(target, model);
+  markInstalledWhole(target);
   return { sha256, sizeBytes: model.length };
 }
