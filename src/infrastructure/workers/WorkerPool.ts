@@ -1,3 +1,5 @@
+// Before any thread starts: see onnxRuntimeTelemetry.
+import '../inference/onnxRuntimeTelemetry.js';
 import { availableParallelism } from 'node:os';
 import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';

@@ -1,3 +1,4 @@
+import '../../../infrastructure/inference/onnxRuntimeTelemetry.js';
 import * as ort from 'onnxruntime-node';
 import { createSessionWithFallback } from '../../../infrastructure/gpu/onnxExecutionProviders.js';
 
