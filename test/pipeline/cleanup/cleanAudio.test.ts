@@ -72,6 +72,30 @@ describe('cleanAudio with real ffmpeg', () => {
     for (const fraction of cleaned.levels.channelActiveFractions) expect(fraction).toBeGreaterThan(0.95);
   });
 
+  it('tells whileDecodingMono as ffmpeg starts on a one-channel source (written settles once it has exited, the file whole), and never for two channels', async () => {
+    const mono = await generateAudio(join(folder, 'told-mono.wav'), [...tone(16000), '-c:a', 'pcm_s16le']);
+    const outputDir = await mkdtemp(join(folder, 'out-'));
+    const told: { monoPath: string; expectedSeconds?: number; writtenSettled: boolean }[] = [];
+    const cleaned = await cleanAudio({
+      sourcePath: mono, outputDir, maxDurationSeconds: 7200,
+      whileDecodingMono: (decoding) => {
+        const entry = { monoPath: decoding.monoPath, ...(decoding.expectedSeconds !== undefined ? { expectedSeconds: decoding.expectedSeconds } : {}), writtenSettled: false };
+        void decoding.written.then(() => { entry.writtenSettled = true; });
+        told.push(entry);
+      },
+    }, createTestStageContext());
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ monoPath: cleaned.monoPath, expectedSeconds: expect.closeTo(3, 1) });
+    // Settled before the stage measured the file and returned.
+    expect(told[0]!.writtenSettled).toBe(true);
+    expect((await measureLevels({ path: cleaned.monoPath })).durationSeconds).toBeCloseTo(cleaned.durationSeconds, 3);
+
+    const stereo = await generateAudio(join(folder, 'told-stereo.wav'), [...tone(16000), '-ac', '2', '-c:a', 'pcm_s16le']);
+    let toldForStereo = 0;
+    await cleanAudio({ sourcePath: stereo, outputDir: await mkdtemp(join(folder, 'out-')), maxDurationSeconds: 7200, whileDecodingMono: () => { toldForStereo += 1; } }, createTestStageContext());
+    expect(toldForStereo).toBe(0);
+  });
+
   it('shows a silent channel of a stereo recording as inactive', async () => {
     const source = await generateAudio(join(folder, 'one-side.wav'), [
       '-f', 'lavfi', '-i', 'sine=f=440:d=3:r=16000', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono',
