@@ -76,12 +76,31 @@ export async function killServer(server: ServerProcess): Promise<void> {
 
 /** Starts the service on `dataDir` with `env` on top of a local-user test setup; resolves once it answers. */
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  // A test may choose the port (to restart a service where its PUBLIC_URL points).
-  const port = env.PORT ? Number(env.PORT) : await freeLoopbackPort();
-  return startNodeProcess(['src/server.ts'], {
+  const start = async (port: number) => startNodeProcess(['src/server.ts'], {
     LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0',
     ...(env.DATABASE_URL ? {} : await siteEnvironment(dataDir)), ...env,
   }, `http://127.0.0.1:${port}`, '/api/health');
+  // A test may choose the port (to restart a service where its PUBLIC_URL points).
+  return env.PORT ? start(Number(env.PORT)) : onAFreePort(start);
+}
+
+/** Attempts at a port freeLoopbackPort found free before a start gives up on "already in use". */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Starts a node on a port freeLoopbackPort finds free, again on another one when the node
+ * finds it taken (exit 78, "already in use"): between the probe and the node's listen, any
+ * process may take the port, such as an outgoing connection of a test running beside this one
+ * (the kernel hands out ephemeral ports from the same range). Seen once in a CI rehearsal.
+ */
+export async function onAFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freeLoopbackPort());
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !/exited with 78: .*already in use/s.test((error as Error).message)) throw error;
+    }
+  }
 }
 
 /**
@@ -89,10 +108,9 @@ export async function startServer(dataDir: string, env: Record<string, string> =
  * another machine; resolves once its `/actuator/health` answers on NODE_PORT.
  */
 export async function startWorker(dataDir: string, env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freeLoopbackPort();
-  return startNodeProcess(['src/cli/callscope.ts', 'worker'], {
+  return onAFreePort((port) => startNodeProcess(['src/cli/callscope.ts', 'worker'], {
     DATA_DIR: dataDir, NODE_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env,
-  }, `http://127.0.0.1:${port}`, '/actuator/health');
+  }, `http://127.0.0.1:${port}`, '/actuator/health'));
 }
 
 /** A node process that ended on its own (one that could not start): its exit code and what it wrote, stdout and stderr apart. */

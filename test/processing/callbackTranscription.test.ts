@@ -6,14 +6,13 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setupLinkFileName } from '../../src/admin/credentials/AdminSetupLink.js';
 import { isWebhookSecret, newWebhookSecret, signWebhook } from '../../src/infrastructure/inference/standardWebhooks.js';
-import { freeLoopbackPort } from '../../src/infrastructure/processes/freeLoopbackPort.js';
 import { adminPassword, browserOf, sessionCookieOf, type AdminBrowser } from '../admin/adminClient.js';
 import { expectNoOrphans, sampleCall, sampleMetadata, uploadSample, waitForOutcome } from '../faults/faultSetup.js';
 import { sampleCallScript } from '../faults/scriptedWhisper.js';
 import { waitFor } from '../helpers/processingHarness.js';
 import type { TestApp } from '../helpers/startTestApp.js';
 import { uploadForm } from '../helpers/uploads.js';
-import { asUser, killServer, newDataDir, query, queueLooks, siteEnvironment, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
+import { asUser, killServer, newDataDir, onAFreePort, query, queueLooks, siteEnvironment, stageOutcomes, startServer, type ServerProcess } from '../helpers/serverProcess.js';
 import {
   callbackPath, nowSeconds, openAiVerboseJson, sendCallback as sendCallbackTo, startCallbackProvider, whisperCppVerboseJson,
   type CallbackAnswer, type CallbackOptions, type CallbackProvider, type Submission,
@@ -59,7 +58,10 @@ interface CallbackService {
 
 /** Starts the service in callback mode on `dataDir` (on `port` again after a restart), with `env` on top. */
 async function startCallbackService(dataDir: string, env: Record<string, string> = {}, port?: number): Promise<CallbackService> {
-  const listenOn = port ?? await freeLoopbackPort();
+  return port === undefined ? onAFreePort((free) => startCallbackServiceOn(dataDir, env, free)) : startCallbackServiceOn(dataDir, env, port);
+}
+
+async function startCallbackServiceOn(dataDir: string, env: Record<string, string>, listenOn: number): Promise<CallbackService> {
   const publicUrl = `http://127.0.0.1:${listenOn}`;
   const server = await startServer(dataDir, {
     PORT: String(listenOn), PUBLIC_URL: publicUrl,
