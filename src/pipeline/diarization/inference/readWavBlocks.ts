@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { endianness } from 'node:os';
 import { readWavLayout, type WavLayout } from '../../cleanup/readWavLayout.js';
 
@@ -131,7 +132,7 @@ function followWriter({ written, signal }: WavBeingWritten) {
   const settled = Promise.resolve(written).then(() => { state.done = true; }, () => { state.done = true; });
   const wait = async () => {
     signal?.throwIfAborted();
-    await Promise.race([settled, delay(FOLLOW_POLL_MS)]);
+    await Promise.race([settled, sleep(FOLLOW_POLL_MS)]);
     signal?.throwIfAborted();
   };
   return {
@@ -162,8 +163,4 @@ function followWriter({ written, signal }: WavBeingWritten) {
       }
     },
   };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
