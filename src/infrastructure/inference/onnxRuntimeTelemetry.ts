@@ -7,7 +7,8 @@
  * set before the runtime initialises, is onnxruntime's full opt-out on Linux: no uploader, no
  * events, no device id, no cache (measured: `callscope diarize` then leaves no such folder).
  *
- * Imported for its effect before `onnxruntime-node` by every module that loads it, and by the
+ * Imported for its effect by createOnnxSession, through which every session is made (onnxruntime-
+ * node initialises the runtime with the first session, not when it is imported), and by the
  * worker pool before it starts its threads: the runtime reads the process's environment, which a
  * worker thread's `process.env` (its own copy) never reaches, so the main thread must set it.
  * Not a setting: an appliance that keeps data on the premises has no use for it.

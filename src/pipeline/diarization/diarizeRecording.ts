@@ -78,11 +78,13 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
   }
 
   const following = input.monoBeingWritten;
-  const { sampleRate, channelCount } = await readWavFormat(input.monoPath, following);
+  // A finished file states its length; one being written, only its format (and the container's claim).
+  const finished = following ? undefined : await readWavInfo(input.monoPath);
+  const { sampleRate, channelCount } = finished ?? await readWavFormat(input.monoPath, following);
   if (sampleRate !== segmentationGeometry.sampleRate || channelCount !== 1) {
     throw new Error(`diarization needs 16 kHz mono audio, got ${sampleRate} Hz × ${channelCount} channels`);
   }
-  const expectedSamples = following ? Math.round((following.expectedSeconds ?? 0) * sampleRate) : (await readWavInfo(input.monoPath)).totalSamples;
+  const expectedSamples = finished?.totalSamples ?? Math.round((following?.expectedSeconds ?? 0) * sampleRate);
   const segmentation = await loadSegmentationModel(input.segmentationModelPath, input.threads);
   const embedding = input.embeddingModelPath ? await loadSpeakerEncoder(input.embeddingModelPath, input.threads) : undefined;
   let segmented = 0;

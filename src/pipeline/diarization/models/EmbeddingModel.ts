@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import '../../../infrastructure/inference/onnxRuntimeTelemetry.js';
 import * as ort from 'onnxruntime-node';
 import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { threadResources } from '../../../infrastructure/workers/WorkerResources.js';

@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import '../../../infrastructure/inference/onnxRuntimeTelemetry.js';
 import * as ort from 'onnxruntime-node';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
 import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
