@@ -24,11 +24,11 @@ export interface PythonEnvironment {
 
 /**
  * The reference environment of conversions and scoring (faster-whisper, whisper-normalizer, jiwer,
- * onnx) and faster-whisper-server: small enough for every CI run.
+ * kaldi-native-fbank) and faster-whisper-server: small enough for every CI run.
  */
 export const referenceEnvironment: PythonEnvironment = {
   label: 'python reference', folder: 'venv', requirementsPath: referenceRequirementsPath,
-  holds: 'faster-whisper, whisper-normalizer, jiwer, onnx and faster-whisper-server', makeWith: 'python-reference',
+  holds: 'faster-whisper, whisper-normalizer, jiwer, kaldi-native-fbank and faster-whisper-server', makeWith: 'python-reference',
 };
 
 /**
