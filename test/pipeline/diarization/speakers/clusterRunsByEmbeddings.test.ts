@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SpeakerEncoder } from '../../../../src/pipeline/diarization/models/SpeakerEncoder.js';
-import { clusterRunsByEmbeddings, speechPieces } from '../../../../src/pipeline/diarization/speakers/clusterRunsByEmbeddings.js';
+import { clusterRunsByEmbeddings, foldSplinters, speechPieces } from '../../../../src/pipeline/diarization/speakers/clusterRunsByEmbeddings.js';
 import type { SpeakerRun } from '../../../../src/pipeline/diarization/speakers/TurnBuilder.js';
 
 const SAMPLE_RATE = 16_000;
@@ -57,9 +57,15 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
   });
 
   it('splits a run in which two voices were fused, between the pieces that differ', async () => {
+    const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 12 }];
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(14, [[0, 6, 'low'], [6, 12, 'high']]), runs, options);
+    expect(speakersOf(result.runs).map(([speaker, start, end]) => [speaker, +start!.toFixed(6), +end!.toFixed(6)])).toEqual([[0, 0, 6], [1, 6, 12]]);
+  });
+
+  it('gives a fused voice of under 3 s back to the provisional speaker\'s main one (a splinter, see foldSplinters)', async () => {
     const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 6 }];
     const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(8, [[0, 3, 'low'], [3, 6, 'high']]), runs, options);
-    expect(speakersOf(result.runs)).toEqual([[0, 0, 3], [1, 3, 6]]);
+    expect(speakersOf(result.runs)).toEqual([[0, 0, 6]]);
   });
 
   it('never joins two provisional speakers the segmentation told apart within one window, even when they sound alike', async () => {
@@ -98,5 +104,35 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
       [0, 0.05, 3], [0, 3, 5.95],
       [1, 7.05, 7.95],
     ]);
+  });
+
+  describe('foldSplinters', () => {
+    // Provisional speaker 0 talks 0–12 s, speaker 1 12–20 s; pieces of 2 s each.
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 12 },
+      { speaker: 1, startSeconds: 12, endSeconds: 20 },
+    ];
+    const pieces = Array.from({ length: 10 }, (_, index) => ({ run: index < 6 ? 0 : 1, startSeconds: 2 * index, endSeconds: 2 * index + 2 }));
+
+    it('gives a short cluster made only of pieces of voices whose main cluster is elsewhere back to those clusters', () => {
+      // Speaker 0's pieces scattered: 8 s in cluster 0, then 2 s in cluster 2 and 2 s in cluster 3.
+      const labels = [0, 0, 2, 0, 3, 0, 1, 1, 1, 1];
+      expect(foldSplinters(runs, pieces, labels, 3)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
+    });
+
+    it('keeps a short cluster that is some provisional speaker\'s main voice, and a long one that is nobody\'s', () => {
+      // Speaker 2 says 2 s on their own: their cluster (2) is short but theirs.
+      const withThird: SpeakerRun[] = [...runs, { speaker: 2, startSeconds: 20, endSeconds: 22 }];
+      const withThirdPieces = [...pieces, { run: 2, startSeconds: 20, endSeconds: 22 }];
+      expect(foldSplinters(withThird, withThirdPieces, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2], 3)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2]);
+      // 4 s of speaker 0 in cluster 2: past 3 s, a voice of its own (two voices fused by the segmentation).
+      expect(foldSplinters(runs, pieces, [0, 0, 0, 0, 2, 2, 1, 1, 1, 1], 3)).toEqual([0, 0, 0, 0, 2, 2, 1, 1, 1, 1]);
+    });
+
+    it('folds no further than the least number of speakers, shortest splinters first', () => {
+      // Cluster 3 holds 1 s of speaker 1, cluster 2 holds 2 s of speaker 0: one fold leaves 3.
+      const shorterLast = pieces.map((piece, index) => (index === 9 ? { ...piece, endSeconds: 19 } : piece));
+      expect(foldSplinters(runs, shorterLast, [0, 0, 2, 0, 0, 0, 1, 1, 1, 3], 3, 3)).toEqual([0, 0, 2, 0, 0, 0, 1, 1, 1, 1]);
+    });
   });
 });
