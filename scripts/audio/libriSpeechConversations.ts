@@ -53,6 +53,20 @@ export const libriSpeechConversationPlans: readonly ConversationPlan[] = (['tuni
     seed: 3500 + 100 * halfIndex + index,
   })));
 
+/**
+ * More conversations of the tuning half, to choose thresholds on more than six calls: `perSize`
+ * each of 2 to 6 speakers, seeds 9000 + 100·speakers + k (none of the evaluation's). Never the
+ * held-out half.
+ */
+export function extraTuningPlans(perSize: number): ConversationPlan[] {
+  return [2, 3, 4, 5, 6].flatMap((speakers) => Array.from({ length: perSize }, (_, index) => ({
+    name: `librispeech tuning ${speakers} speakers #${index}`,
+    half: 'tuning' as const,
+    speakers,
+    seed: 9000 + 100 * speakers + index,
+  })));
+}
+
 /** The utterances listed in `speakers.tsv` (file, speaker, sex, subset, seconds). */
 export function readLibriSpeechUtterances(folder: string): LibriSpeechUtterance[] {
   const [, ...rows] = readFileSync(join(folder, 'speakers.tsv'), 'utf8').trim().split('\n');

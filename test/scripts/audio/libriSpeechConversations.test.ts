@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../src/infrastructure/packageRoot.js';
 import { readWavInfo } from '../../../src/pipeline/diarization/inference/readWavBlocks.js';
 import {
-  libriSpeechConversationPlans, readLibriSpeechUtterances, speakerHalves, speechRegions, spliceLibriSpeechConversation,
+  extraTuningPlans, libriSpeechConversationPlans, readLibriSpeechUtterances, speakerHalves, speechRegions, spliceLibriSpeechConversation,
 } from '../../../scripts/audio/libriSpeechConversations.js';
 
 const folder = resolve(packageRoot, '../shared/audio/librispeech');
@@ -29,6 +29,15 @@ describe('LibriSpeech conversations for eval:diarization', () => {
     const regular = [...new Set(utterances.map((utterance) => utterance.speaker))].filter((speaker) => utterances.filter((utterance) => utterance.speaker === speaker).length > 1);
     expect(regular.filter((speaker) => halves.get(speaker) === 'tuning')).toHaveLength(3);
     expect(regular.filter((speaker) => halves.get(speaker) === 'held-out')).toHaveLength(3);
+  });
+
+  it('extraTuningPlans: more tuning-half conversations of 2 to 6 speakers, seeds none of the evaluation uses', () => {
+    const extra = extraTuningPlans(4);
+    expect(extra).toHaveLength(20);
+    expect(extra.every((plan) => plan.half === 'tuning')).toBe(true);
+    expect([2, 3, 4, 5, 6].map((speakers) => extra.filter((plan) => plan.speakers === speakers).length)).toEqual([4, 4, 4, 4, 4]);
+    const seeds = [...extra, ...libriSpeechConversationPlans].map((plan) => plan.seed);
+    expect(new Set(seeds).size).toBe(seeds.length);
   });
 
   it('speechRegions: bridges pauses under 0.3 s, splits at longer ones, ignores the floor', () => {

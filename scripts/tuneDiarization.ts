@@ -1,0 +1,77 @@
+/**
+ * `npm run tune:diarization [-- --thresholds 0.64,0.66,0.68] [--per-size 4]`: how the GE2E path's
+ * clustering threshold does on the tuning half of the LibriSpeech conversations only: the six
+ * of eval:diarization's tuning half and `--per-size` more of each size from 2 to 6 speakers
+ * (scripts/audio/libriSpeechConversations.ts's `extraTuningPlans`; seeded, so the same calls
+ * every run). For each threshold: on how many calls the speaker count is exact (and the wrong
+ * ones), the pooled speaker confusion and the mean DER. The held-out half is never touched: its
+ * figures are eval:diarization's to report. About 1 minute per threshold for 26 calls on 2 cores.
+ *
+ * Models (env): SEGMENTATION_MODEL (defaults to ../shared/models' pyannote segmentation),
+ * EMBEDDING_MODEL (defaults to the GE2E encoder of `npm run models:eval -- --only ge2e-resemblyzer`).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { packageRoot } from '../src/infrastructure/packageRoot.js';
+import { workerTaskImplementations } from '../src/infrastructure/workers/workerTasks.js';
+import { cleanAudio } from '../src/pipeline/cleanup/cleanAudio.js';
+import { defaultClusteringThresholds } from '../src/pipeline/diarization/diarizationOptions.js';
+import { diarizeAudio } from '../src/pipeline/diarization/diarizeAudio.js';
+import { scoreDiarization } from '../src/pipeline/diarization/scoring/scoreDiarization.js';
+import type { StageContext } from '../src/pipeline/StageContext.js';
+import { extraTuningPlans, libriSpeechConversationPlans, spliceLibriSpeechConversation } from './audio/libriSpeechConversations.js';
+import { cachedEvalModelFile } from './models/evalModels.js';
+
+const { values } = parseArgs({ options: { thresholds: { type: 'string' }, 'per-size': { type: 'string', default: '4' } } });
+const thresholds = (values.thresholds ?? String(defaultClusteringThresholds.ge2e)).split(',').map(Number);
+const perSize = Number(values['per-size']);
+if (thresholds.some((threshold) => !(threshold > 0)) || !Number.isInteger(perSize) || perSize < 0) {
+  console.error('--thresholds takes positive numbers separated by commas, --per-size a whole number');
+  process.exit(2);
+}
+const shared = (path: string) => resolve(packageRoot, '../shared', path);
+const segmentationModel = process.env.SEGMENTATION_MODEL || shared('models/pyannote-segmentation-3.0.fp16.onnx');
+const embeddingModel = process.env.EMBEDDING_MODEL || cachedEvalModelFile('ge2e-resemblyzer', 'voiceEncoderOnnx');
+if (!embeddingModel) {
+  console.error('No speaker encoder: set EMBEDDING_MODEL, or run `npm run models:eval -- --only ge2e-resemblyzer`.');
+  process.exit(1);
+}
+const context: StageContext = {
+  signal: new AbortController().signal,
+  reportProgress: () => undefined,
+  runInWorker: (name, input) => workerTaskImplementations[name](input),
+};
+
+const plans = [...libriSpeechConversationPlans.filter((plan) => plan.half === 'tuning'), ...extraTuningPlans(perSize)];
+const work = await mkdtemp(join(tmpdir(), 'callscope-tune-diarization-'));
+try {
+  const calls = [];
+  for (const plan of plans) {
+    const conversation = await spliceLibriSpeechConversation(shared('audio/librispeech'), plan, join(work, `${plan.seed}.wav`));
+    const cleaned = await cleanAudio({ sourcePath: conversation.path, outputDir: join(work, `cleaned-${plan.seed}`), maxDurationSeconds: 3600 }, context);
+    calls.push({ plan, conversation, cleaned });
+  }
+  console.log(`${calls.length} tuning-half conversations; embedding model ${embeddingModel}`);
+  for (const threshold of thresholds) {
+    let exact = 0;
+    let confusionSeconds = 0;
+    let referenceSeconds = 0;
+    let summedDer = 0;
+    const wrong: string[] = [];
+    for (const { plan, conversation, cleaned } of calls) {
+      const diarization = await diarizeAudio(cleaned, { segmentationModel, embeddingModel, clusteringThreshold: threshold }, context);
+      const score = scoreDiarization(conversation.turns, diarization.turns);
+      if (diarization.speakerCount === plan.speakers) exact += 1;
+      else wrong.push(`${plan.name} (seed ${plan.seed}): ${diarization.speakerCount}`);
+      confusionSeconds += score.confusionSeconds;
+      referenceSeconds += score.referenceSeconds;
+      summedDer += score.diarizationErrorRate;
+    }
+    console.log(`threshold ${threshold}: speaker count exact on ${exact} of ${calls.length}, confusion ${(100 * confusionSeconds / referenceSeconds).toFixed(2)} % pooled, mean DER ${(100 * summedDer / calls.length).toFixed(1)} %`);
+    for (const line of wrong) console.log(`  wrong: ${line}`);
+  }
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
