@@ -35,13 +35,12 @@ import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
 import { threadResources } from '../src/infrastructure/workers/WorkerResources.js';
-import { workerTaskImplementations } from '../src/infrastructure/workers/workerTasks.js';
+import { inProcessStageContext } from '../src/infrastructure/workers/inProcessStageContext.js';
 import { cleanAudio, type CleanedAudio } from '../src/pipeline/cleanup/cleanAudio.js';
 import { diarizeAudio } from '../src/pipeline/diarization/diarizeAudio.js';
 import { parseRttm } from '../src/pipeline/diarization/scoring/rttm.js';
 import { scoreDiarization, type DiarizationScore } from '../src/pipeline/diarization/scoring/scoreDiarization.js';
 import type { SpeakerTurn } from '../src/pipeline/speechTypes.js';
-import type { StageContext } from '../src/pipeline/StageContext.js';
 import { makeConversation } from './audio/makeConversation.js';
 import { libriSpeechConversationPlans, spliceLibriSpeechConversation, spliceLibriSpeechReading, type EvaluationHalf } from './audio/libriSpeechConversations.js';
 import { spliceConversation } from './audio/spliceConversation.js';
@@ -58,11 +57,7 @@ const configurations = [
 ] as const;
 type ConfigurationLabel = (typeof configurations)[number]['label'];
 const longCallMinutes = Number(process.env.EVAL_LONG_CALL_MINUTES ?? 0);
-const context: StageContext = {
-  signal: new AbortController().signal,
-  reportProgress: () => undefined,
-  runInWorker: (name, input) => workerTaskImplementations[name](input),
-};
+const context = inProcessStageContext();
 const percent = (share: number) => (share * 100).toFixed(1);
 const verdict = (met: boolean) => (met ? 'MET' : 'NOT MET');
 /** A reference speaker with at least this much speech should be found as a speaker of their own ("speaks for several seconds"), seconds. */

@@ -15,12 +15,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/infrastructure/packageRoot.js';
-import { workerTaskImplementations } from '../src/infrastructure/workers/workerTasks.js';
+import { inProcessStageContext } from '../src/infrastructure/workers/inProcessStageContext.js';
 import { cleanAudio } from '../src/pipeline/cleanup/cleanAudio.js';
 import { defaultClusteringThresholds } from '../src/pipeline/diarization/diarizationOptions.js';
 import { diarizeAudio } from '../src/pipeline/diarization/diarizeAudio.js';
 import { scoreDiarization } from '../src/pipeline/diarization/scoring/scoreDiarization.js';
-import type { StageContext } from '../src/pipeline/StageContext.js';
 import { extraTuningPlans, libriSpeechConversationPlans, spliceLibriSpeechConversation } from './audio/libriSpeechConversations.js';
 import { cachedEvalModelFile } from './models/evalModels.js';
 
@@ -38,11 +37,7 @@ if (!embeddingModel) {
   console.error('No speaker encoder: set EMBEDDING_MODEL, or run `npm run models:eval -- --only ge2e-resemblyzer`.');
   process.exit(1);
 }
-const context: StageContext = {
-  signal: new AbortController().signal,
-  reportProgress: () => undefined,
-  runInWorker: (name, input) => workerTaskImplementations[name](input),
-};
+const context = inProcessStageContext();
 
 const plans = [...libriSpeechConversationPlans.filter((plan) => plan.half === 'tuning'), ...extraTuningPlans(perSize)];
 const work = await mkdtemp(join(tmpdir(), 'callscope-tune-diarization-'));
