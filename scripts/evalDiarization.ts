@@ -44,12 +44,12 @@ import type { SpeakerTurn } from '../src/pipeline/speechTypes.js';
 import { makeConversation } from './audio/makeConversation.js';
 import { libriSpeechConversationPlans, spliceLibriSpeechConversation, spliceLibriSpeechReading, type EvaluationHalf } from './audio/libriSpeechConversations.js';
 import { spliceConversation } from './audio/spliceConversation.js';
-import { cachedEvalModelFile } from './models/evalModels.js';
+import { evaluationSpeakerEncoder } from './models/evalModels.js';
 
 const run = promisify(execFile);
 const shared = (path: string) => resolve(packageRoot, '../shared', path);
 const segmentationModel = process.env.SEGMENTATION_MODEL || shared('models/pyannote-segmentation-3.0.fp16.onnx');
-const embeddingModel = process.env.EMBEDDING_MODEL || cachedEvalModelFile('ge2e-resemblyzer', 'voiceEncoderOnnx');
+const embeddingModel = evaluationSpeakerEncoder();
 /** Each recording is diarized under each configuration: without an embedding model, and with one when at hand. */
 const configurations = [
   { label: 'without', models: { segmentationModel } },

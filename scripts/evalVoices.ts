@@ -28,11 +28,11 @@ import { speakerEncoderKindOf } from '../src/pipeline/diarization/models/Speaker
 import { pcm16MonoWav } from '../src/pipeline/signal/pcm16Wav.js';
 import { embedVoices } from '../src/pipeline/voice/embedVoices.js';
 import { decodeMono16k, readLibriSpeechUtterances, speakerHalves, type EvaluationHalf } from './audio/libriSpeechConversations.js';
-import { cachedEvalModelFile } from './models/evalModels.js';
+import { evaluationSpeakerEncoder } from './models/evalModels.js';
 
 const TARGET_EER = 0.05;
 const librispeech = resolve(packageRoot, '../shared/audio/librispeech');
-const modelPath = process.env.EMBEDDING_MODEL || cachedEvalModelFile('ge2e-resemblyzer', 'voiceEncoderOnnx');
+const modelPath = evaluationSpeakerEncoder();
 if (!modelPath) {
   console.error('No speaker encoder: set EMBEDDING_MODEL, or run `npm run models:eval -- --only ge2e-resemblyzer`.');
   process.exit(1);

@@ -21,7 +21,7 @@ import { defaultClusteringThresholds } from '../src/pipeline/diarization/diariza
 import { diarizeAudio } from '../src/pipeline/diarization/diarizeAudio.js';
 import { scoreDiarization } from '../src/pipeline/diarization/scoring/scoreDiarization.js';
 import { extraTuningPlans, libriSpeechConversationPlans, spliceLibriSpeechConversation } from './audio/libriSpeechConversations.js';
-import { cachedEvalModelFile } from './models/evalModels.js';
+import { evaluationSpeakerEncoder } from './models/evalModels.js';
 
 const { values } = parseArgs({ options: { thresholds: { type: 'string' }, 'per-size': { type: 'string', default: '4' } } });
 const thresholds = (values.thresholds ?? String(defaultClusteringThresholds.ge2e)).split(',').map(Number);
@@ -32,7 +32,7 @@ if (thresholds.some((threshold) => !(threshold > 0)) || !Number.isInteger(perSiz
 }
 const shared = (path: string) => resolve(packageRoot, '../shared', path);
 const segmentationModel = process.env.SEGMENTATION_MODEL || shared('models/pyannote-segmentation-3.0.fp16.onnx');
-const embeddingModel = process.env.EMBEDDING_MODEL || cachedEvalModelFile('ge2e-resemblyzer', 'voiceEncoderOnnx');
+const embeddingModel = evaluationSpeakerEncoder();
 if (!embeddingModel) {
   console.error('No speaker encoder: set EMBEDDING_MODEL, or run `npm run models:eval -- --only ge2e-resemblyzer`.');
   process.exit(1);

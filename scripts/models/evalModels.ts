@@ -84,3 +84,8 @@ export function cachedEvalModelFile(id: string, role: string, directory = evalMo
   const relativePath = readEvalModels(directory).models[id]?.roles[role];
   return relativePath && existsSync(resolve(directory, relativePath)) ? resolve(directory, relativePath) : undefined;
 }
+
+/** The speaker encoder an evaluation runs: `EMBEDDING_MODEL` when set, else models:eval's converted GE2E encoder when cached, else undefined. */
+export function evaluationSpeakerEncoder(): string | undefined {
+  return process.env.EMBEDDING_MODEL || cachedEvalModelFile('ge2e-resemblyzer', 'voiceEncoderOnnx');
+}
