@@ -85,7 +85,9 @@ export async function clusterRunsByEmbeddings(
     maxItems: MAX_CONSTRAINED_PIECES,
     cannotLink: (first, second) => toldApart(runs, pieces[first]!, pieces[second]!),
   });
-  const folded = options.speakerCount === undefined ? foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1) : labels;
+  const folded = options.speakerCount === undefined
+    ? foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!))
+    : labels;
   return { runs: relabelRuns(runs, pieces, folded), pieces };
 }
 
@@ -104,11 +106,19 @@ const SPLINTER_SECONDS = 3;
  * cosines of 0.72–0.75 between 2 s pieces of one LibriSpeech reader, above the clustering's
  * distance), and a scatter of 2 s each passes the least a speaker needs; a voice the
  * segmentation model linked on its own keeps its cluster, however short, as its provisional
- * speaker's main one. Never below `minSpeakers` clusters.
+ * speaker's main one. Never below `minSpeakers` clusters, and never a piece into a cluster that
+ * holds a piece `cannotLink` keeps apart from it (the clustering's own constraint): such a piece stays.
  * @param labels shape: (pieces), cluster of each piece
  * @returns shape: (pieces), cluster of each piece, numbered as `labels`
  */
-export function foldSplinters(runs: readonly SpeakerRun[], pieces: readonly Omit<EmbeddedPiece, 'vector'>[], labels: readonly number[], maxSeconds: number, minSpeakers = 1): number[] {
+export function foldSplinters(
+  runs: readonly SpeakerRun[],
+  pieces: readonly Omit<EmbeddedPiece, 'vector'>[],
+  labels: readonly number[],
+  maxSeconds: number,
+  minSpeakers = 1,
+  cannotLink: (first: number, second: number) => boolean = () => false,
+): number[] {
   const mainCluster = majorityClusters(runs, pieces, labels);
   const secondsOf = new Map<number, number>();
   pieces.forEach((piece, index) => secondsOf.set(labels[index]!, (secondsOf.get(labels[index]!) ?? 0) + piece.endSeconds - piece.startSeconds));
@@ -121,7 +131,11 @@ export function foldSplinters(runs: readonly SpeakerRun[], pieces: readonly Omit
     splinters.add(cluster);
     clusters -= 1;
   }
-  return labels.map((label, index) => (splinters.has(label) ? mainCluster.get(runs[pieces[index]!.run]!.speaker)! : label));
+  return labels.map((label, index) => {
+    if (!splinters.has(label)) return label;
+    const target = mainCluster.get(runs[pieces[index]!.run]!.speaker)!;
+    return labels.some((other, otherIndex) => other === target && cannotLink(index, otherIndex)) ? label : target;
+  });
 }
 
 /** The runs' solo stretches in pieces to embed, sorted by start, never overlapping. */

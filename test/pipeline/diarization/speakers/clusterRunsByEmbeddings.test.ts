@@ -129,6 +129,13 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
       expect(foldSplinters(runs, pieces, [0, 0, 0, 0, 2, 2, 1, 1, 1, 1], 3)).toEqual([0, 0, 0, 0, 2, 2, 1, 1, 1, 1]);
     });
 
+    it('never folds a piece into a cluster holding a piece the segmentation told apart from it', () => {
+      // Piece 2 (speaker 0) may not join piece 6 (speaker 1), which cluster 0 holds: it stays; piece 4 goes back.
+      const labels = [0, 0, 2, 0, 2, 0, 0, 1, 1, 1];
+      const toldApart = (first: number, second: number) => (first === 2 && second === 6) || (first === 6 && second === 2);
+      expect(foldSplinters(runs, pieces, labels, 5, 1, toldApart)).toEqual([0, 0, 2, 0, 0, 0, 0, 1, 1, 1]);
+    });
+
     it('folds no further than the least number of speakers, shortest splinters first', () => {
       // Cluster 3 holds 1 s of speaker 1, cluster 2 holds 2 s of speaker 0: one fold leaves 3.
       const shorterLast = pieces.map((piece, index) => (index === 9 ? { ...piece, endSeconds: 19 } : piece));
