@@ -22,6 +22,13 @@ export interface ClusterEmbeddingsOptions {
    * (the blocks of a longer input are agglomerated without it).
    */
   cannotLink?: (first: number, second: number) => boolean;
+  /**
+   * Two clusters holding a cannot-link pair merge all the same when the smaller holds less than
+   * `smallerThan` (in weight) and their centroids are nearer than `below` (Euclidean, as
+   * `threshold`): a fragment whose voice is that alike outweighs the constraint's evidence.
+   * Defaults to never.
+   */
+  overruleCannotLink?: { below: number; smallerThan: number };
 }
 
 export interface EmbeddingClusters {
@@ -69,7 +76,7 @@ export function clusterEmbeddings(embeddings: readonly Float32Array[], options: 
     items = reduced;
   }
 
-  const merges = agglomerate(items, items.length === count ? options.cannotLink : undefined);
+  const merges = agglomerate(items, items.length === count ? options.cannotLink : undefined, options.overruleCannotLink);
   let itemLabels = options.speakerCount !== undefined
     ? cutAtLargeClusterCount(merges, items, options.speakerCount, minClusterSize, options.threshold)
     : cutWithinSpeakerRange(merges, items, options, minClusterSize);
@@ -93,9 +100,14 @@ interface Merge {
 /**
  * The full centroid-linkage dendrogram, O(items²) memory. Each row keeps its nearest
  * neighbour, so a merge costs O(items × dimension) plus a rescan of the rows that pointed at
- * the merged clusters. Clusters holding a cannot-link pair never merge: the dendrogram then ends with fewer merges than items − 1.
+ * the merged clusters. Clusters holding a cannot-link pair never merge (unless `overrule`
+ * allows it): the dendrogram then ends with fewer merges than items − 1.
  */
-function agglomerate(items: readonly WeightedVector[], cannotLink?: (first: number, second: number) => boolean): Merge[] {
+function agglomerate(
+  items: readonly WeightedVector[],
+  cannotLink?: (first: number, second: number) => boolean,
+  overrule: { below: number; smallerThan: number } = { below: 0, smallerThan: 0 },
+): Merge[] {
   const count = items.length;
   // shape: (count, count); 1 where the two clusters hold a cannot-link pair
   const conflicts = cannotLink ? new Uint8Array(count * count) : undefined;
@@ -104,9 +116,10 @@ function agglomerate(items: readonly WeightedVector[], cannotLink?: (first: numb
       if (cannotLink(row, column)) conflicts[row * count + column] = conflicts[column * count + row] = 1;
     }
   }
-  const apart = (row: number, column: number, distance: number) => (conflicts?.[row * count + column] ? Number.POSITIVE_INFINITY : distance);
   const centroids = items.map((item) => Float64Array.from(item.vector));
   const weights = items.map((item) => item.weight);
+  const overruled = (row: number, column: number, distance: number) => distance < overrule.below && Math.min(weights[row]!, weights[column]!) < overrule.smallerThan;
+  const apart = (row: number, column: number, distance: number) => (conflicts?.[row * count + column] && !overruled(row, column, distance) ? Number.POSITIVE_INFINITY : distance);
   const active = new Uint8Array(count).fill(1);
   // shape: (count, count)
   const distances = new Float32Array(count * count);

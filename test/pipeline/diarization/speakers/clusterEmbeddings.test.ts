@@ -63,6 +63,23 @@ describe('clusterEmbeddings (centroid linkage over unit-length embeddings)', () 
     expect(new Set(labels).size).toBe(2);
   });
 
+  it('merges a cannot-link pair after all when overruleCannotLink allows: a small cluster, nearer than `below`', () => {
+    // Unit vectors 0.2 apart (one voice) and 0.6 apart (two voices), each pair cannot-linked.
+    const one = [Float32Array.from([1, 0]), Float32Array.from([Math.cos(0.2), Math.sin(0.2)])];
+    const two = [Float32Array.from([1, 0]), Float32Array.from([Math.cos(0.61), Math.sin(0.61)])];
+    const cannotLink = () => true;
+    const overruleCannotLink = { below: 0.55, smallerThan: 3 };
+    const clusters = (items: Float32Array[], weights: number[], overrule?: typeof overruleCannotLink) =>
+      new Set(clusterEmbeddings(items, { threshold: 0.7, weights, cannotLink, overruleCannotLink: overrule }).labels).size;
+    expect(clusters(one, [10, 2])).toBe(2);
+    expect(clusters(one, [10, 2], overruleCannotLink)).toBe(1);
+    // Both at least `smallerThan`: the constraint holds however alike they are.
+    expect(clusters(one, [10, 3], overruleCannotLink)).toBe(2);
+    // 0.6 apart: past `below`, though within the threshold: the constraint holds.
+    expect(clusters(two, [10, 2], overruleCannotLink)).toBe(2);
+    expect(new Set(clusterEmbeddings(two, { threshold: 0.7 }).labels).size).toBe(1);
+  });
+
   it('weighs embeddings: sizes (for folding) are sums of weights', () => {
     // 20 of voice 0 (0.1 s each: 2 s), one of voice 1 worth 3 s: voice 1 is large by weight, not by count.
     const embeddings = [...samples([threeVoices[0]!], 20, 0.2), Float32Array.from(threeVoices[1]!)];

@@ -6,8 +6,9 @@ import type { SpeakerRun } from '../../../../src/pipeline/diarization/speakers/T
 const SAMPLE_RATE = 16_000;
 
 /**
- * A stand-in encoder that hears pitch: the share of zero crossings says which of two tones a
- * stretch holds, as a unit vector (low tone → (1, 0), high tone → (0, 1)). Records what it embeds.
+ * A stand-in encoder that hears pitch: the share of zero crossings says which of three tones a
+ * stretch holds, as a unit vector (low tone → (1, 0), high tone → (0, 1), the mid tone 0.6 from
+ * the low one: alike, but past the overrule of a told-apart pair). Records what it embeds.
  */
 function pitchEncoder(): SpeakerEncoder & { embedded: number[] } {
   const embedded: number[] = [];
@@ -15,8 +16,9 @@ function pitchEncoder(): SpeakerEncoder & { embedded: number[] } {
     embedded.push(samples.length / SAMPLE_RATE);
     let crossings = 0;
     for (let index = 1; index < samples.length; index++) if ((samples[index - 1]! < 0) !== (samples[index]! < 0)) crossings++;
-    const high = crossings / samples.length > 0.03 ? 1 : 0;
-    return Float32Array.from([1 - high, high]);
+    const rate = crossings / samples.length;
+    if (rate > 0.04) return Float32Array.from([0, 1]);
+    return rate > 0.02 ? Float32Array.from([Math.cos(0.61), Math.sin(0.61)]) : Float32Array.from([1, 0]);
   };
   return {
     kind: 'ge2e',
@@ -28,11 +30,11 @@ function pitchEncoder(): SpeakerEncoder & { embedded: number[] } {
   };
 }
 
-/** Tones laid out as `[startSeconds, endSeconds, 'low' | 'high']`, silence elsewhere, in 1 s blocks. */
-async function* toneBlocks(seconds: number, tones: readonly (readonly [number, number, 'low' | 'high'])[]): AsyncGenerator<{ startSample: number; samples: Float32Array }> {
+/** Tones laid out as `[startSeconds, endSeconds, pitch]`, silence elsewhere, in 1 s blocks. */
+async function* toneBlocks(seconds: number, tones: readonly (readonly [number, number, 'low' | 'mid' | 'high'])[]): AsyncGenerator<{ startSample: number; samples: Float32Array }> {
   const all = new Float32Array(seconds * SAMPLE_RATE);
   for (const [start, end, pitch] of tones) {
-    const hz = pitch === 'low' ? 120 : 400;
+    const hz = { low: 120, mid: 250, high: 400 }[pitch];
     for (let index = Math.round(start * SAMPLE_RATE); index < end * SAMPLE_RATE; index++) all[index] = 0.3 * Math.sin((2 * Math.PI * hz * index) / SAMPLE_RATE);
   }
   for (let start = 0; start < all.length; start += SAMPLE_RATE) yield { startSample: start, samples: all.slice(start, start + SAMPLE_RATE) };
@@ -70,11 +72,26 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
 
   it('never joins two provisional speakers the segmentation told apart within one window, even when they sound alike', async () => {
     const runs: SpeakerRun[] = [
-      { speaker: 0, startSeconds: 0, endSeconds: 3 },
-      { speaker: 1, startSeconds: 3.5, endSeconds: 6.5 },
+      { speaker: 0, startSeconds: 0, endSeconds: 4 },
+      { speaker: 1, startSeconds: 4.5, endSeconds: 8.5 },
     ];
-    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(8, [[0, 3, 'low'], [3.5, 6.5, 'low']]), runs, options);
+    // Low and mid tones are 0.6 apart: one voice by the threshold of 0.7, were they not told apart.
+    const alike = { ...options, threshold: 0.7 };
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(10, [[0, 4, 'low'], [4.5, 8.5, 'mid']]), runs, alike);
     expect(new Set(result.runs.map((run) => run.speaker)).size).toBe(2);
+    const untold = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(10, [[0, 4, 'low'], [4.5, 8.5, 'mid']]), runs.map((run) => ({ ...run, speaker: 0 })), alike);
+    expect(new Set(untold.runs.map((run) => run.speaker)).size).toBe(1);
+  });
+
+  it('…unless one of them is a fragment of under 3 s with nearly the same voice (the segmentation split one person)', async () => {
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 4 },
+      { speaker: 1, startSeconds: 4.5, endSeconds: 6.5 },
+    ];
+    const alike = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(8, [[0, 4, 'low'], [4.5, 6.5, 'low']]), runs, options);
+    expect(new Set(alike.runs.map((run) => run.speaker)).size).toBe(1);
+    const different = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(8, [[0, 4, 'low'], [4.5, 6.5, 'high']]), runs, options);
+    expect(new Set(different.runs.map((run) => run.speaker)).size).toBe(2);
   });
 
   it('gives a run with no solo speech of its own the cluster of most of its provisional speaker\'s pieces', async () => {
