@@ -67,6 +67,67 @@ export function extraTuningPlans(perSize: number): ConversationPlan[] {
   })));
 }
 
+/** Who talks over a turn in an interjected conversation: a reader not otherwise in the call, or one of its own. */
+export type InterjectionKind = 'stranger' | 'participant';
+
+export interface InterjectionPlan extends ConversationPlan {
+  interjection: InterjectionKind;
+}
+
+/**
+ * Tuning-half conversations of 2 to 4 speakers with one interjection talked over a turn, to
+ * choose how overlapped speech is attributed: `perKind` with a stranger (seeds 9700 + k) and
+ * `perKind` with a participant (seeds 9800 + k). Never the held-out half.
+ */
+export function interjectionPlans(perKind: number): InterjectionPlan[] {
+  return (['stranger', 'participant'] as const).flatMap((interjection, kindIndex) => Array.from({ length: perKind }, (_, index) => ({
+    name: `librispeech tuning ${2 + (index % 3)} speakers, a ${interjection} talking over #${index}`,
+    half: 'tuning' as const,
+    speakers: 2 + (index % 3),
+    seed: 9700 + 100 * kindIndex + index,
+    interjection,
+  })));
+}
+
+/**
+ * The conversation of `plan`, with 1.5–3.5 s of another voice talked over its longest turn
+ * (from 0.5 s into it, at that turn's level): the start of an utterance of a reader of the same
+ * half who is not in the call (`stranger`) or of another of its speakers (`participant`). The
+ * reference gains the interjection's speech regions, under the stranger's id prefixed with `x`
+ * (so the call has one speaker more) or the participant's own.
+ */
+export async function spliceInterjectedConversation(folder: string, plan: InterjectionPlan, outputPath: string): Promise<SplicedConversation> {
+  const conversation = await spliceLibriSpeechConversation(folder, plan, outputPath);
+  const mix = await decodeMono16k(conversation.path);
+  const random = randomSource(plan.seed + 7);
+  const utterances = readLibriSpeechUtterances(folder);
+  const halves = speakerHalves(utterances);
+  const inCall = new Set(conversation.turns.map((turn) => turn.speaker));
+  const talkedOver = [...conversation.turns].sort((a, b) => (b.endSeconds - b.startSeconds) - (a.endSeconds - a.startSeconds))[0]!;
+  const candidates = utterances.filter((utterance) => halves.get(utterance.speaker) === plan.half
+    && (plan.interjection === 'stranger' ? !inCall.has(utterance.speaker) : inCall.has(utterance.speaker) && utterance.speaker !== talkedOver.speaker));
+  const utterance = candidates[Math.floor(random() * candidates.length)]!;
+  const samples = await decodeMono16k(utterance.path);
+  const first = speechRegions(samples)[0]?.start ?? 0;
+  const interjection = samples.subarray(first, Math.min(samples.length, first + Math.round((1.5 + 2 * random()) * SAMPLE_RATE)));
+  const at = Math.round((talkedOver.startSeconds + 0.5) * SAMPLE_RATE);
+  const gain = rootMeanSquare(mix.subarray(at, at + interjection.length)) / Math.max(rootMeanSquare(interjection), 1e-9);
+  for (let index = 0; index < interjection.length && at + index < mix.length; index++) mix[at + index]! += gain * interjection[index]!;
+  const speaker = plan.interjection === 'stranger' ? `x${utterance.speaker}` : utterance.speaker;
+  const turns = [
+    ...conversation.turns,
+    ...speechRegions(interjection).map((region) => ({ speaker, startSeconds: (at + region.start) / SAMPLE_RATE, endSeconds: (at + region.end) / SAMPLE_RATE })),
+  ].sort((a, b) => a.startSeconds - b.startSeconds);
+  await writeFile(outputPath, pcm16MonoWav(mix, SAMPLE_RATE));
+  return { path: outputPath, turns, durationSeconds: conversation.durationSeconds };
+}
+
+function rootMeanSquare(samples: Float32Array): number {
+  let sum = 0;
+  for (const sample of samples) sum += sample * sample;
+  return Math.sqrt(sum / Math.max(1, samples.length));
+}
+
 /** The utterances listed in `speakers.tsv` (file, speaker, sex, subset, seconds). */
 export function readLibriSpeechUtterances(folder: string): LibriSpeechUtterance[] {
   const [, ...rows] = readFileSync(join(folder, 'speakers.tsv'), 'utf8').trim().split('\n');

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../src/infrastructure/packageRoot.js';
 import { readWavInfo } from '../../../src/pipeline/diarization/inference/readWavBlocks.js';
 import {
-  extraTuningPlans, libriSpeechConversationPlans, readLibriSpeechUtterances, speakerHalves, speechRegions, spliceLibriSpeechConversation,
+  extraTuningPlans, interjectionPlans, libriSpeechConversationPlans, readLibriSpeechUtterances, speakerHalves, speechRegions,
+  spliceInterjectedConversation, spliceLibriSpeechConversation,
 } from '../../../scripts/audio/libriSpeechConversations.js';
 
 const folder = resolve(packageRoot, '../shared/audio/librispeech');
@@ -38,6 +39,30 @@ describe('LibriSpeech conversations for eval:diarization', () => {
     expect([2, 3, 4, 5, 6].map((speakers) => extra.filter((plan) => plan.speakers === speakers).length)).toEqual([4, 4, 4, 4, 4]);
     const seeds = [...extra, ...libriSpeechConversationPlans].map((plan) => plan.seed);
     expect(new Set(seeds).size).toBe(seeds.length);
+  });
+
+  it('interjectionPlans: tuning-half calls with a stranger or a participant talking over a turn, seeds of their own', () => {
+    const plans = interjectionPlans(3);
+    expect(plans.map((plan) => plan.interjection)).toEqual(['stranger', 'stranger', 'stranger', 'participant', 'participant', 'participant']);
+    expect(plans.every((plan) => plan.half === 'tuning')).toBe(true);
+    const seeds = [...plans, ...extraTuningPlans(12), ...libriSpeechConversationPlans].map((plan) => plan.seed);
+    expect(new Set(seeds).size).toBe(seeds.length);
+  });
+
+  it('spliceInterjectedConversation: the interjection overlaps the longest turn; a stranger adds a speaker, a participant does not', async () => {
+    const [stranger, participant] = [interjectionPlans(1)[0]!, interjectionPlans(1)[1]!];
+    const withStranger = await spliceInterjectedConversation(folder, stranger, join(work, 'stranger.wav'));
+    const plain = await spliceLibriSpeechConversation(folder, stranger, join(work, 'plain.wav'));
+    const added = withStranger.turns.filter((turn) => turn.speaker.startsWith('x'));
+    expect(added.length).toBeGreaterThan(0);
+    expect(new Set(withStranger.turns.map((turn) => turn.speaker)).size).toBe(stranger.speakers + 1);
+    // Every added region lies inside some turn of the plain call: talked over, not in a gap.
+    const seconds = added.reduce((sum, turn) => sum + turn.endSeconds - turn.startSeconds, 0);
+    const overlapped = added.reduce((sum, turn) => sum + plain.turns.reduce((inner, other) => inner + Math.max(0, Math.min(turn.endSeconds, other.endSeconds) - Math.max(turn.startSeconds, other.startSeconds)), 0), 0);
+    expect(overlapped / seconds).toBeGreaterThan(0.5);
+    const withParticipant = await spliceInterjectedConversation(folder, participant, join(work, 'participant.wav'));
+    expect(new Set(withParticipant.turns.map((turn) => turn.speaker)).size).toBe(participant.speakers);
+    expect(withParticipant.turns.length).toBeGreaterThan((await spliceLibriSpeechConversation(folder, participant, join(work, 'plain2.wav'))).turns.length);
   });
 
   it('speechRegions: bridges pauses under 0.3 s, splits at longer ones, ignores the floor', () => {

@@ -1,6 +1,6 @@
 import { segmentationGeometry } from '../models/SegmentationModel.js';
 import type { SpeakerEncoder } from '../models/SpeakerEncoder.js';
-import { clusterEmbeddings } from './clusterEmbeddings.js';
+import { clusterEmbeddings, unitLength } from './clusterEmbeddings.js';
 import type { SpeakerRun } from './TurnBuilder.js';
 import { soloStretches } from './voiceStatistics.js';
 
@@ -61,10 +61,12 @@ function toldApart(runs: readonly SpeakerRun[], first: EmbeddedPiece, second: Em
  * voice go back to their pieces' provisional speakers ({@link foldSplinters}); and each run takes its pieces'
  * clusters, split between two pieces of different clusters at the middle of the gap between
  * them. A run with no piece of its own (overlapped throughout, or too short) takes the cluster
- * that holds most of its provisional speaker's pieces, else that of the nearest piece.
+ * that holds most of its provisional speaker's pieces, else that of the nearest piece, unless
+ * that voice is the one talking over it (see {@link relabelRuns}).
  *
- * Cost: one encoder pass over the solo speech (not one per overlapping window); memory: one
- * piece's samples at a time, and the pieces' embeddings (about 1 KB per 3 s of speech).
+ * Cost: one encoder pass over the solo speech and the middle of each run that has none (not one
+ * per overlapping window); memory: one piece's samples at a time, and the pieces' embeddings
+ * (about 1 KB per 3 s of speech).
  * @param blocks the recording's 16 kHz mono samples in order, −1 … 1 (reused buffers are fine)
  */
 export async function clusterRunsByEmbeddings(
@@ -74,7 +76,12 @@ export async function clusterRunsByEmbeddings(
   options: RunClusteringOptions,
   sampleRate = 16_000,
 ): Promise<{ runs: SpeakerRun[]; pieces: EmbeddedPiece[] }> {
-  const pieces = await embedPieces(encoder, blocks, speechPieces(runs), sampleRate);
+  const solo = speechPieces(runs);
+  const overlapped = overlappedPieces(runs, solo);
+  const embedded = await embedPieces(encoder, blocks, [...solo, ...overlapped].sort((a, b) => a.startSeconds - b.startSeconds), sampleRate);
+  const withSolo = new Set(solo.map((piece) => piece.run));
+  const pieces = embedded.filter((piece) => withSolo.has(piece.run));
+  const overlappedVectors = new Map(embedded.filter((piece) => !withSolo.has(piece.run)).map((piece) => [piece.run, piece.vector]));
   if (pieces.length === 0) return { runs: [...runs], pieces };
   const { labels } = clusterEmbeddings(pieces.map((piece) => piece.vector), {
     threshold: options.threshold,
@@ -90,7 +97,9 @@ export async function clusterRunsByEmbeddings(
   const folded = options.speakerCount === undefined
     ? foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!))
     : labels;
-  return { runs: relabelRuns(runs, pieces, folded), pieces };
+  // Speakers heard only over others are added up to the count or the most the caller gave.
+  const mostSpeakers = options.speakerCount ?? options.maxSpeakers ?? Number.POSITIVE_INFINITY;
+  return { runs: relabelRuns(runs, pieces, folded, overlappedVectors, { minSpeakerSeconds: options.minSpeakerSeconds, mostSpeakers }), pieces };
 }
 
 /**
@@ -166,6 +175,39 @@ export function speechPieces(runs: readonly SpeakerRun[]): Omit<EmbeddedPiece, '
 }
 
 /**
+ * An overlapped run's embedding (two voices at once) is taken for the voice of another cluster
+ * when it is nearer than this to that cluster's centroid direction (Euclidean between unit
+ * vectors). A mix of a known voice with the one talking over it came 0.67–0.74 from the known
+ * voice; one of a stranger's voice, 0.84–1.04 from every cluster but the one talking over it
+ * (16 tuning-half LibriSpeech calls with one interjection talked over a turn; BENCHMARKS.md,
+ * "heard over another").
+ */
+const OVERLAPPED_VOICE_WITHIN = 0.8;
+
+/**
+ * One piece for each run with no solo piece of its own (the middle 3 s at most, trimmed as solo
+ * pieces are), embedded although others talk over it (a run long enough for a piece that has
+ * no solo one is talked over): to tell whose voice it is when its provisional speaker's cluster
+ * is the one talking over it (see {@link relabelRuns}). Never overlapping a solo piece or each other.
+ */
+function overlappedPieces(runs: readonly SpeakerRun[], solo: readonly Omit<EmbeddedPiece, 'vector'>[]): Omit<EmbeddedPiece, 'vector'>[] {
+  const withSolo = new Set(solo.map((piece) => piece.run));
+  const taken = [...solo];
+  const result: Omit<EmbeddedPiece, 'vector'>[] = [];
+  runs.forEach((run, index) => {
+    if (withSolo.has(index)) return;
+    const middle = (run.startSeconds + run.endSeconds) / 2;
+    const half = Math.min(MAX_PIECE_SECONDS, run.endSeconds - run.startSeconds - 2 * PIECE_MARGIN_SECONDS) / 2;
+    if (2 * half < MIN_PIECE_SECONDS) return;
+    const piece = { run: index, startSeconds: middle - half, endSeconds: middle + half };
+    if (taken.some((other) => other.startSeconds < piece.endSeconds && piece.startSeconds < other.endSeconds)) return;
+    taken.push(piece);
+    result.push(piece);
+  });
+  return result;
+}
+
+/**
  * Pieces embedded in one encoder run: 8 pieces of up to 3 s are about 30 of the GE2E encoder's
  * partials, enough work per run for two CPU threads (0.8 MB of samples held).
  */
@@ -214,10 +256,23 @@ async function embedPieces(
 
 /**
  * The runs under their pieces' clusters: a run is cut between two of its pieces that fell in
- * different clusters, at the middle of the gap between them.
+ * different clusters, at the middle of the gap between them. A run with no piece of its own
+ * takes its provisional speaker's main cluster, unless that voice is already talking then (for
+ * at least half the run, in another provisional speaker's turn): the segmentation model heard
+ * two people at once, so this one is somebody else. It then takes the other cluster its
+ * (overlapped) embedding is nearest, within {@link OVERLAPPED_VOICE_WITHIN}; failing that, such
+ * runs of one provisional speaker become a speaker of their own when they add up to
+ * `minSpeakerSeconds` (a person heard only over others, as a meeting's interjection), while
+ * there are fewer than `mostSpeakers`; shorter ones keep the main cluster.
  * @param labels shape: (pieces), cluster of each piece
  */
-function relabelRuns(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece[], labels: readonly number[]): SpeakerRun[] {
+function relabelRuns(
+  runs: readonly SpeakerRun[],
+  pieces: readonly EmbeddedPiece[],
+  labels: readonly number[],
+  overlappedVectors: ReadonlyMap<number, Float32Array>,
+  limits: { minSpeakerSeconds: number; mostSpeakers: number },
+): SpeakerRun[] {
   const piecesOfRun = new Map<number, number[]>();
   pieces.forEach((piece, index) => {
     const ofRun = piecesOfRun.get(piece.run);
@@ -225,11 +280,12 @@ function relabelRuns(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece
     else piecesOfRun.set(piece.run, [index]);
   });
   const clusterOfSpeaker = majorityClusters(runs, pieces, labels);
-  const relabelled: SpeakerRun[] = [];
+  const relabelled: (SpeakerRun & { provisional: number })[] = [];
+  const pieceless: number[] = [];
   runs.forEach((run, runIndex) => {
     const own = piecesOfRun.get(runIndex);
     if (!own) {
-      relabelled.push({ ...run, speaker: clusterOfSpeaker.get(run.speaker) ?? labels[nearestPiece(pieces, run)]! });
+      pieceless.push(runIndex);
       return;
     }
     let start = run.startSeconds;
@@ -237,11 +293,71 @@ function relabelRuns(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece
       const following = own[position + 1];
       if (following !== undefined && labels[following] === labels[pieceIndex]) return;
       const end = following === undefined ? run.endSeconds : (pieces[pieceIndex]!.endSeconds + pieces[following]!.startSeconds) / 2;
-      relabelled.push({ speaker: labels[pieceIndex]!, startSeconds: start, endSeconds: end });
+      relabelled.push({ speaker: labels[pieceIndex]!, startSeconds: start, endSeconds: end, provisional: run.speaker });
       start = end;
     });
   });
-  return relabelled;
+  const voiced = [...relabelled];
+  const overlapped = new Map<number, { runs: SpeakerRun[]; seconds: number }>();
+  const centroids = clusterCentroids(pieces, labels);
+  for (const runIndex of pieceless) {
+    const run = runs[runIndex]!;
+    const cluster = clusterOfSpeaker.get(run.speaker) ?? labels[nearestPiece(pieces, run)]!;
+    const seconds = run.endSeconds - run.startSeconds;
+    const talkingThen = voiced
+      .filter((other) => other.provisional !== run.speaker && other.speaker === cluster)
+      .reduce((sum, other) => sum + Math.max(0, Math.min(other.endSeconds, run.endSeconds) - Math.max(other.startSeconds, run.startSeconds)), 0);
+    const vector = overlappedVectors.get(runIndex);
+    // Whose voice, other than the one talking over it: the nearest other cluster, if near enough.
+    const other = talkingThen >= seconds / 2 && vector ? nearestCluster(centroids, vector, cluster, OVERLAPPED_VOICE_WITHIN) : undefined;
+    if (other !== undefined) {
+      relabelled.push({ ...run, speaker: other, provisional: run.speaker });
+    } else if (talkingThen >= seconds / 2) {
+      const ofSpeaker = overlapped.get(run.speaker) ?? { runs: [], seconds: 0 };
+      ofSpeaker.runs.push({ ...run, speaker: cluster });
+      ofSpeaker.seconds += seconds;
+      overlapped.set(run.speaker, ofSpeaker);
+    } else {
+      relabelled.push({ ...run, speaker: cluster, provisional: run.speaker });
+    }
+  }
+  let nextCluster = labels.reduce((most, label) => Math.max(most, label), -1) + 1;
+  let speakers = new Set(labels).size;
+  for (const { runs: overlappedRuns, seconds } of overlapped.values()) {
+    const speaker = seconds >= limits.minSpeakerSeconds && speakers < limits.mostSpeakers ? nextCluster++ : undefined;
+    if (speaker !== undefined) speakers += 1;
+    for (const run of overlappedRuns) relabelled.push({ ...run, speaker: speaker ?? run.speaker, provisional: -1 });
+  }
+  return relabelled
+    .map(({ speaker, startSeconds, endSeconds }) => ({ speaker, startSeconds, endSeconds }))
+    .sort((a, b) => a.startSeconds - b.startSeconds || a.speaker - b.speaker);
+}
+
+/** The mean of each cluster's unit-length piece embeddings, by cluster. */
+function clusterCentroids(pieces: readonly EmbeddedPiece[], labels: readonly number[]): Map<number, Float64Array> {
+  const sums = new Map<number, Float64Array>();
+  pieces.forEach((piece, index) => {
+    const sum = sums.get(labels[index]!) ?? new Float64Array(piece.vector.length);
+    const unit = unitLength(piece.vector);
+    for (let axis = 0; axis < sum.length; axis++) sum[axis]! += unit[axis]!;
+    sums.set(labels[index]!, sum);
+  });
+  return sums;
+}
+
+/** The cluster other than `except` whose centroid's direction is nearest `vector` (Euclidean between unit vectors), if nearer than `threshold`. */
+function nearestCluster(centroids: ReadonlyMap<number, Float64Array>, vector: Float32Array, except: number, threshold: number): number | undefined {
+  const unit = unitLength(vector);
+  let best: { cluster: number; distance: number } | undefined;
+  for (const [cluster, sum] of centroids) {
+    if (cluster === except) continue;
+    const direction = unitLength(sum);
+    let squared = 0;
+    for (let axis = 0; axis < unit.length; axis++) squared += (unit[axis]! - direction[axis]!) ** 2;
+    const distance = Math.sqrt(squared);
+    if (distance < threshold && (!best || distance < best.distance)) best = { cluster, distance };
+  }
+  return best?.cluster;
 }
 
 /** For each provisional speaker with pieces, the cluster that holds most of their pieces' seconds. */

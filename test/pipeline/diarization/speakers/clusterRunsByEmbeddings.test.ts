@@ -105,6 +105,41 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
     expect(speakersOf(result.runs)).toEqual([[0, 0, 3], [1, 12, 15], [1, 16, 16.3]]);
   });
 
+  it('makes a speaker of a provisional speaker\'s overlapped runs when its main voice is the one talking over them', async () => {
+    // Provisional speaker 1 is heard only over speaker 0 (3–5 s) and, by a linking error, in a
+    // stretch of speaker 0's voice (12–15 s): its main cluster is speaker 0's, who talks at 3–5 s.
+    const overlapped = (end: number): SpeakerRun[] => [
+      { speaker: 0, startSeconds: 0, endSeconds: 10 },
+      { speaker: 1, startSeconds: 3, endSeconds: end },
+      { speaker: 1, startSeconds: 12, endSeconds: 15 },
+    ];
+    const tones = [[0, 10, 'low'], [12, 15, 'low']] as const;
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(16, tones), overlapped(5), options);
+    expect(speakersOf(result.runs)).toEqual([[0, 0, 10], [1, 3, 5], [0, 12, 15]]);
+    // Under minSpeakerSeconds (0.5 s here) of such speech: no new speaker, the main cluster stays.
+    const short = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(16, tones), overlapped(3.3), options);
+    expect(speakersOf(short.runs)).toEqual([[0, 0, 10], [0, 3, 3.3], [0, 12, 15]]);
+    // Never past the most speakers the caller gave.
+    const capped = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(16, tones), overlapped(5), { ...options, maxSpeakers: 1 });
+    expect(speakersOf(capped.runs)).toEqual([[0, 0, 10], [0, 3, 5], [0, 12, 15]]);
+  });
+
+  it('gives such an overlapped run to another speaker of the call when its embedding is near that voice', async () => {
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 10 },
+      { speaker: 1, startSeconds: 3, endSeconds: 5 },
+      { speaker: 1, startSeconds: 12, endSeconds: 15 },
+      { speaker: 2, startSeconds: 20, endSeconds: 24 },
+    ];
+    // What the encoder hears at 3–5 s is the high voice, speaker 2's.
+    const tones = [[0, 3, 'low'], [3, 5, 'high'], [5, 10, 'low'], [12, 15, 'low'], [20, 24, 'high']] as const;
+    const encoder = pitchEncoder();
+    const result = await clusterRunsByEmbeddings(encoder, toneBlocks(25, tones), runs, options);
+    expect(speakersOf(result.runs)).toEqual([[0, 0, 10], [1, 3, 5], [0, 12, 15], [1, 20, 24]]);
+    // The overlapped run was embedded too (its middle, 1.9 s), besides the solo pieces.
+    expect(encoder.embedded.map((seconds) => Math.round(seconds * 100) / 100)).toContain(1.9);
+  });
+
   it('leaves the runs as they are when nothing is long enough to embed', async () => {
     const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 0.3 }];
     const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(1, [[0, 0.3, 'low']]), runs, options);
