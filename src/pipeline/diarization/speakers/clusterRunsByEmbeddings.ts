@@ -298,7 +298,8 @@ function relabelRuns(
     });
   });
   const voiced = [...relabelled];
-  const overlapped = new Map<number, { runs: SpeakerRun[]; seconds: number }>();
+  // Per provisional speaker: their runs heard over their own main voice, each with that cluster.
+  const heardOver = new Map<number, { runs: { run: SpeakerRun; cluster: number }[]; seconds: number }>();
   const centroids = clusterCentroids(pieces, labels);
   for (const runIndex of pieceless) {
     const run = runs[runIndex]!;
@@ -307,26 +308,27 @@ function relabelRuns(
     const talkingThen = voiced
       .filter((other) => other.provisional !== run.speaker && other.speaker === cluster)
       .reduce((sum, other) => sum + Math.max(0, Math.min(other.endSeconds, run.endSeconds) - Math.max(other.startSeconds, run.startSeconds)), 0);
+    const talkedOverByOwnVoice = talkingThen >= seconds / 2;
     const vector = overlappedVectors.get(runIndex);
     // Whose voice, other than the one talking over it: the nearest other cluster, if near enough.
-    const other = talkingThen >= seconds / 2 && vector ? nearestCluster(centroids, vector, cluster, OVERLAPPED_VOICE_WITHIN) : undefined;
+    const other = talkedOverByOwnVoice && vector ? nearestCluster(centroids, vector, cluster, OVERLAPPED_VOICE_WITHIN) : undefined;
     if (other !== undefined) {
       relabelled.push({ ...run, speaker: other, provisional: run.speaker });
-    } else if (talkingThen >= seconds / 2) {
-      const ofSpeaker = overlapped.get(run.speaker) ?? { runs: [], seconds: 0 };
-      ofSpeaker.runs.push({ ...run, speaker: cluster });
+    } else if (talkedOverByOwnVoice) {
+      const ofSpeaker = heardOver.get(run.speaker) ?? { runs: [], seconds: 0 };
+      ofSpeaker.runs.push({ run, cluster });
       ofSpeaker.seconds += seconds;
-      overlapped.set(run.speaker, ofSpeaker);
+      heardOver.set(run.speaker, ofSpeaker);
     } else {
       relabelled.push({ ...run, speaker: cluster, provisional: run.speaker });
     }
   }
   let nextCluster = labels.reduce((most, label) => Math.max(most, label), -1) + 1;
   let speakers = new Set(labels).size;
-  for (const { runs: overlappedRuns, seconds } of overlapped.values()) {
-    const speaker = seconds >= limits.minSpeakerSeconds && speakers < limits.mostSpeakers ? nextCluster++ : undefined;
-    if (speaker !== undefined) speakers += 1;
-    for (const run of overlappedRuns) relabelled.push({ ...run, speaker: speaker ?? run.speaker, provisional: -1 });
+  for (const { runs: heard, seconds } of heardOver.values()) {
+    const ownCluster = seconds >= limits.minSpeakerSeconds && speakers < limits.mostSpeakers ? nextCluster++ : undefined;
+    if (ownCluster !== undefined) speakers += 1;
+    for (const { run, cluster } of heard) relabelled.push({ ...run, speaker: ownCluster ?? cluster, provisional: run.speaker });
   }
   return relabelled
     .map(({ speaker, startSeconds, endSeconds }) => ({ speaker, startSeconds, endSeconds }))
