@@ -1,6 +1,6 @@
 import { segmentationGeometry } from '../models/SegmentationModel.js';
 import type { SpeakerEncoder } from '../models/SpeakerEncoder.js';
-import { clusterEmbeddings, unitLength } from './clusterEmbeddings.js';
+import { clusterEmbeddings, cosine } from './clusterEmbeddings.js';
 import type { SpeakerRun } from './TurnBuilder.js';
 import { soloStretches } from './voiceStatistics.js';
 
@@ -335,29 +335,27 @@ function relabelRuns(
     .sort((a, b) => a.startSeconds - b.startSeconds || a.speaker - b.speaker);
 }
 
-/** The mean of each cluster's unit-length piece embeddings, by cluster. */
+/** The sum of each cluster's piece embeddings (unit length each), by cluster: its centroid's direction. */
 function clusterCentroids(pieces: readonly EmbeddedPiece[], labels: readonly number[]): Map<number, Float64Array> {
   const sums = new Map<number, Float64Array>();
   pieces.forEach((piece, index) => {
     const sum = sums.get(labels[index]!) ?? new Float64Array(piece.vector.length);
-    const unit = unitLength(piece.vector);
-    for (let axis = 0; axis < sum.length; axis++) sum[axis]! += unit[axis]!;
+    for (let axis = 0; axis < sum.length; axis++) sum[axis]! += piece.vector[axis]!;
     sums.set(labels[index]!, sum);
   });
   return sums;
 }
 
-/** The cluster other than `except` whose centroid's direction is nearest `vector` (Euclidean between unit vectors), if nearer than `threshold`. */
-function nearestCluster(centroids: ReadonlyMap<number, Float64Array>, vector: Float32Array, except: number, threshold: number): number | undefined {
-  const unit = unitLength(vector);
-  let best: { cluster: number; distance: number } | undefined;
+/**
+ * The cluster other than `except` whose centroid's direction is nearest `vector`, if nearer than
+ * `within` (Euclidean between unit vectors: a cosine above 1 − within² / 2).
+ */
+function nearestCluster(centroids: ReadonlyMap<number, Float64Array>, vector: Float32Array, except: number, within: number): number | undefined {
+  let best: { cluster: number; similarity: number } | undefined;
   for (const [cluster, sum] of centroids) {
     if (cluster === except) continue;
-    const direction = unitLength(sum);
-    let squared = 0;
-    for (let axis = 0; axis < unit.length; axis++) squared += (unit[axis]! - direction[axis]!) ** 2;
-    const distance = Math.sqrt(squared);
-    if (distance < threshold && (!best || distance < best.distance)) best = { cluster, distance };
+    const similarity = cosine(sum, vector);
+    if (similarity > 1 - within ** 2 / 2 && (!best || similarity > best.similarity)) best = { cluster, similarity };
   }
   return best?.cluster;
 }
