@@ -74,10 +74,11 @@ try {
     for (const { plan, conversation, cleaned, speakers } of calls) {
       const diarization = await diarizeAudio(cleaned, { segmentationModel, embeddingModel, clusteringThreshold: threshold }, context);
       const score = scoreDiarization(conversation.turns, diarization.turns);
-      if (diarization.speakerCount === speakers) exact += 1;
+      const countExact = diarization.speakerCount === speakers;
+      if (countExact) exact += 1;
       else wrong.push(`${plan.name} (seed ${plan.seed}): ${diarization.speakerCount} of ${speakers}`);
       if ('interjection' in plan) {
-        interjectedExact += Number(diarization.speakerCount === speakers);
+        interjectedExact += Number(countExact);
         interjectedErrorSeconds += score.diarizationErrorRate * score.referenceSeconds;
         interjectedReferenceSeconds += score.referenceSeconds;
       }
