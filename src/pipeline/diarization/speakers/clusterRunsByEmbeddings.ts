@@ -77,9 +77,9 @@ export async function clusterRunsByEmbeddings(
   sampleRate = 16_000,
 ): Promise<{ runs: SpeakerRun[]; pieces: EmbeddedPiece[] }> {
   const solo = speechPieces(runs);
-  const overlapped = overlappedPieces(runs, solo);
-  const embedded = await embedPieces(encoder, blocks, [...solo, ...overlapped].sort((a, b) => a.startSeconds - b.startSeconds), sampleRate);
   const withSolo = new Set(solo.map((piece) => piece.run));
+  const overlapped = overlappedPieces(runs, withSolo);
+  const embedded = await embedPieces(encoder, blocks, [...solo, ...overlapped].sort((a, b) => a.startSeconds - b.startSeconds), sampleRate);
   const pieces = embedded.filter((piece) => withSolo.has(piece.run));
   const overlappedVectors = new Map(embedded.filter((piece) => !withSolo.has(piece.run)).map((piece) => [piece.run, piece.vector]));
   if (pieces.length === 0) return { runs: [...runs], pieces };
@@ -185,14 +185,14 @@ export function speechPieces(runs: readonly SpeakerRun[]): Omit<EmbeddedPiece, '
 const OVERLAPPED_VOICE_WITHIN = 0.8;
 
 /**
- * One piece for each run with no solo piece of its own (the middle 3 s at most, trimmed as solo
- * pieces are), embedded although others talk over it (a run long enough for a piece that has
- * no solo one is talked over): to tell whose voice it is when its provisional speaker's cluster
- * is the one talking over it (see {@link relabelRuns}). Never overlapping a solo piece or each other.
+ * One piece for each run not in `withSolo` (the middle 3 s at most, trimmed as solo pieces are),
+ * embedded although others talk over it (a run long enough for a piece that has no solo one is
+ * talked over): to tell whose voice it is when its provisional speaker's cluster is the one
+ * talking over it (see {@link relabelRuns}). No solo piece can fall inside such a run (someone
+ * else talks throughout it), and a piece overlapping one taken before is left out, so the pieces
+ * never overlap, as one pass over the audio needs.
  */
-function overlappedPieces(runs: readonly SpeakerRun[], solo: readonly Omit<EmbeddedPiece, 'vector'>[]): Omit<EmbeddedPiece, 'vector'>[] {
-  const withSolo = new Set(solo.map((piece) => piece.run));
-  const taken = [...solo];
+function overlappedPieces(runs: readonly SpeakerRun[], withSolo: ReadonlySet<number>): Omit<EmbeddedPiece, 'vector'>[] {
   const result: Omit<EmbeddedPiece, 'vector'>[] = [];
   runs.forEach((run, index) => {
     if (withSolo.has(index)) return;
@@ -200,9 +200,7 @@ function overlappedPieces(runs: readonly SpeakerRun[], solo: readonly Omit<Embed
     const half = Math.min(MAX_PIECE_SECONDS, run.endSeconds - run.startSeconds - 2 * PIECE_MARGIN_SECONDS) / 2;
     if (2 * half < MIN_PIECE_SECONDS) return;
     const piece = { run: index, startSeconds: middle - half, endSeconds: middle + half };
-    if (taken.some((other) => other.startSeconds < piece.endSeconds && piece.startSeconds < other.endSeconds)) return;
-    taken.push(piece);
-    result.push(piece);
+    if (!result.some((other) => other.startSeconds < piece.endSeconds && piece.startSeconds < other.endSeconds)) result.push(piece);
   });
   return result;
 }
