@@ -44,6 +44,7 @@ import type { SpeakerTurn } from '../src/pipeline/speechTypes.js';
 import { makeConversation } from './audio/makeConversation.js';
 import { libriSpeechConversationPlans, spliceLibriSpeechConversation, spliceLibriSpeechReading, type EvaluationHalf } from './audio/libriSpeechConversations.js';
 import { spliceConversation } from './audio/spliceConversation.js';
+import { speechWithinTurns } from './audio/speechRegions.js';
 import { evaluationSpeakerEncoder } from './models/evalModels.js';
 
 const run = promisify(execFile);
@@ -106,7 +107,8 @@ try {
       { label: 'speaker2', recordings: [shared('audio/speakers/speaker2_a_en_16k.wav')] },
     ];
     const espeak = await makeConversation({ outputPath: join(work, 'espeak-two-voices.wav'), gapSeconds: 0.15 });
-    await add('generated: espeak-ng, two voices, quick turns', 'generated', espeak.path, espeak.turns);
+    // Its turns are whole spoken lines; the reference is their speech (./audio/speechRegions.ts), as for every spliced row.
+    await add('generated: espeak-ng, two voices, quick turns', 'generated', espeak.path, await speechWithinTurns(espeak.path, espeak.turns));
     const spliced = await spliceConversation({
       outputPath: join(work, 'real-voices-spliced.wav'),
       voices: twoVoices,

@@ -27,7 +27,8 @@ import { threadResources } from '../src/infrastructure/workers/WorkerResources.j
 import { speakerEncoderKindOf } from '../src/pipeline/diarization/models/SpeakerEncoder.js';
 import { pcm16MonoWav } from '../src/pipeline/signal/pcm16Wav.js';
 import { embedVoices } from '../src/pipeline/voice/embedVoices.js';
-import { decodeMono16k, readLibriSpeechUtterances, speakerHalves, type EvaluationHalf } from './audio/libriSpeechConversations.js';
+import { readLibriSpeechUtterances, speakerHalves, type EvaluationHalf } from './audio/libriSpeechConversations.js';
+import { decodeMono16k } from './audio/speechRegions.js';
 import { evaluationSpeakerEncoder } from './models/evalModels.js';
 
 const TARGET_EER = 0.05;

@@ -3,23 +3,19 @@
  * utterances of 132 real speakers, CC BY 4.0), for `npm run eval:diarization`: 2 to 6 speakers
  * taking turns of whole utterances with short gaps, over a faint noise floor, laid out by a
  * seeded generator so every run makes the same files. Where each utterance lands is known to the
- * sample; the reference turns are the parts of it that carry speech (see `speechRegions`).
+ * sample; the reference turns are the parts of it that carry speech (see ./speechRegions.ts).
  *
  * The speakers are split in two halves that share no voice: conversations of the `tuning` half
  * may be used to choose thresholds, those of the `held-out` half only to report them.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { resolveFfmpegBinaries } from '../../src/pipeline/cleanup/ffmpegBinaries.js';
-import { MixedRadixFft } from '../../src/pipeline/signal/mixedRadixFft.js';
 import { pcm16MonoWav } from '../../src/pipeline/signal/pcm16Wav.js';
 import type { SpeakerTurn } from '../../src/pipeline/speechTypes.js';
 import { randomSource } from '../evaluation/randomSource.js';
+import { decodeMono16k, speechRegions, speechTurns } from './speechRegions.js';
 
-const run = promisify(execFile);
 const SAMPLE_RATE = 16_000;
 
 export interface LibriSpeechUtterance {
@@ -116,7 +112,7 @@ export async function spliceInterjectedConversation(folder: string, plan: Interj
   const speaker = plan.interjection === 'stranger' ? `x${utterance.speaker}` : utterance.speaker;
   const turns = [
     ...conversation.turns,
-    ...speechRegions(interjection).map((region) => ({ speaker, startSeconds: (at + region.start) / SAMPLE_RATE, endSeconds: (at + region.end) / SAMPLE_RATE })),
+    ...speechTurns(interjection, speaker, at),
   ].sort((a, b) => a.startSeconds - b.startSeconds);
   await writeFile(outputPath, pcm16MonoWav(mix, SAMPLE_RATE));
   return { path: outputPath, turns, durationSeconds: conversation.durationSeconds };
@@ -223,9 +219,7 @@ async function layOut(order: readonly LibriSpeechUtterance[], random: () => numb
   const turns: SpeakerTurn[] = [];
   for (const { utterance, samples, startSample } of pieces) {
     for (let index = 0; index < samples.length; index++) mix[startSample + index]! += samples[index]!;
-    for (const region of speechRegions(samples)) {
-      turns.push({ speaker: utterance.speaker, startSeconds: (startSample + region.start) / SAMPLE_RATE, endSeconds: (startSample + region.end) / SAMPLE_RATE });
-    }
+    turns.push(...speechTurns(samples, utterance.speaker, startSample));
   }
   await writeFile(outputPath, pcm16MonoWav(mix, SAMPLE_RATE));
   return { path: outputPath, turns, durationSeconds: mix.length / SAMPLE_RATE };
@@ -245,77 +239,6 @@ export async function spliceLibriSpeechReading(folder: string, minSeconds: numbe
   for (let seconds = 0; seconds < minSeconds; seconds += own[order.length % own.length]!.seconds) order.push(own[order.length % own.length]!);
   const conversation = await layOut(order, randomSource(4200), outputPath);
   return { ...conversation, name: `librispeech reading (${reader}, ${own.length} utterances looped)` };
-}
-
-/** Reference speech: 10 ms frames, pauses shorter than this are a speaker's own (NIST md-eval's 0.3 s), seconds. */
-const BRIDGED_PAUSE_SECONDS = 0.3;
-/** A frame is speech when its level is within this of the utterance's loud frames (95th percentile), dB… */
-const SPEECH_BELOW_LOUD_DB = 30;
-/** …and at least this far above its quiet frames (5th percentile, the recording's own floor), dB. */
-const SPEECH_ABOVE_FLOOR_DB = 6;
-/**
- * A frame's level is that of the voice band, Hz: above mains hum and its first harmonic
- * (50/60, 100/120 Hz) and the thumps and rumble of a handled microphone, up to where speech's
- * formants end. Reader 1688 of test-other has thumps of up to −17 dBFS RMS below 50 Hz every
- * 0.3 s in his pauses, which a level over the whole band counted as speech; the regions barely
- * move with the edges (100–5000, 150–4000, 300–3400 Hz: within 0.07 s on that reader).
- */
-const VOICE_BAND_HZ = { lowest: 150, highest: 4000 };
-/** Each frame's level is measured over a 25 ms Hann window centred on it (40 Hz bins), samples. */
-const LEVEL_WINDOW_SAMPLES = 400;
-
-/**
- * The stretches of an utterance that carry speech, in samples: 10 ms frames whose voice-band
- * level ({@link VOICE_BAND_HZ}) is at most 30 dB below the utterance's loud frames and at least
- * 6 dB above its own noise floor, pauses shorter than 0.3 s bridged. LibriSpeech is read speech
- * recorded close to the microphone (floors −94 to −37 dBFS, speech 18–60 dB above them), where
- * level alone finds the pauses between phrases; a reference that counted them as speech would
- * charge every diarizer for the reader's breaths.
- */
-export function speechRegions(samples: Float32Array): { start: number; end: number }[] {
-  const frame = SAMPLE_RATE / 100;
-  const levels = voiceBandLevels(samples, frame);
-  const sorted = [...levels].sort((a, b) => a - b);
-  const percentile = (share: number) => sorted[Math.floor(share * (sorted.length - 1))] ?? -120;
-  const threshold = Math.max(percentile(0.95) - SPEECH_BELOW_LOUD_DB, percentile(0.05) + SPEECH_ABOVE_FLOOR_DB);
-  const regions: { start: number; end: number }[] = [];
-  const bridged = Math.round(BRIDGED_PAUSE_SECONDS * 100);
-  levels.forEach((level, index) => {
-    if (level < threshold) return;
-    const last = regions.at(-1);
-    if (last && index * frame - last.end < bridged * frame) last.end = (index + 1) * frame;
-    else regions.push({ start: index * frame, end: (index + 1) * frame });
-  });
-  return regions;
-}
-
-/** The voice-band power of each whole `frame`-sample frame, dB (0 dB: a full-scale sine filling the band's bins). */
-function voiceBandLevels(samples: Float32Array, frame: number): number[] {
-  const fft = new MixedRadixFft(LEVEL_WINDOW_SAMPLES);
-  const power = new Float64Array(LEVEL_WINDOW_SAMPLES / 2 + 1);
-  const windowed = new Float64Array(LEVEL_WINDOW_SAMPLES);
-  const hann = Float64Array.from({ length: LEVEL_WINDOW_SAMPLES }, (_, index) => 0.5 - 0.5 * Math.cos((2 * Math.PI * index) / LEVEL_WINDOW_SAMPLES));
-  // Σ hann² · N / 2: a full-scale sine's power summed over its bins, so levels read like dBFS of a sine.
-  const fullScale = (hann.reduce((sum, weight) => sum + weight ** 2, 0) * LEVEL_WINDOW_SAMPLES) / 2;
-  const binHz = SAMPLE_RATE / LEVEL_WINDOW_SAMPLES;
-  const lowestBin = Math.ceil(VOICE_BAND_HZ.lowest / binHz);
-  const highestBin = Math.floor(VOICE_BAND_HZ.highest / binHz);
-  const levels: number[] = [];
-  for (let start = 0; start + frame <= samples.length; start += frame) {
-    const first = start + frame / 2 - LEVEL_WINDOW_SAMPLES / 2;
-    for (let index = 0; index < LEVEL_WINDOW_SAMPLES; index++) windowed[index] = (samples[first + index] ?? 0) * hann[index]!;
-    fft.powerSpectrum(windowed, power);
-    let band = 0;
-    for (let bin = lowestBin; bin <= highestBin; bin++) band += power[bin]!;
-    levels.push(10 * Math.log10(band / fullScale + 1e-12));
-  }
-  return levels;
-}
-
-/** The file as 16 kHz mono float samples, decoded by the product's own ffmpeg. */
-export async function decodeMono16k(path: string): Promise<Float32Array> {
-  const { stdout } = await run(resolveFfmpegBinaries().ffmpegPath, ['-v', 'error', '-i', path, '-f', 'f32le', '-ac', '1', '-ar', String(SAMPLE_RATE), '-'], { encoding: 'buffer', maxBuffer: 1 << 30 });
-  return new Float32Array(stdout.buffer.slice(stdout.byteOffset, stdout.byteOffset + stdout.length));
 }
 
 /** Gaussian white noise at `dbfs` RMS (Box–Muller over the seeded source). */

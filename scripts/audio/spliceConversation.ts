@@ -2,7 +2,9 @@
  * Quick back-and-forth conversations spliced from real voices: recordings of single speakers cut
  * into pieces of 1–2 s (leading and trailing silence trimmed by sox) and laid end to end, the
  * speakers taking turns with short gaps. Where each piece lands is exact ground truth for who
- * speaks when. Needs Debian's `sox`.
+ * speaks when; the reference turns are the parts of each piece that carry speech, judged by the
+ * levels of the recording it was cut from (./speechRegions.ts: a speaker's pauses of 0.3 s and
+ * more, and the room or breath at a piece's end, are no speech). Needs Debian's `sox`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,8 +13,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SpeakerTurn } from '../../src/pipeline/speechTypes.js';
 import { audioSeconds } from './makeConversation.js';
+import { decodeMono16k, speechLevelThreshold, speechTurns } from './speechRegions.js';
 
 const run = promisify(execFile);
+const SAMPLE_RATE = 16_000;
 
 export interface SplicedVoice {
   /** The speaker's label in the ground truth. */
@@ -42,11 +46,13 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
   const gaps = options.gapSeconds ?? [0.2, 0.35, 0.15, 0.5];
   const work = await mkdtemp(join(tmpdir(), 'callscope-splice-'));
   try {
-    const queues: string[][] = [];
+    // Each voice's pieces, each with the speech level of the recording it was cut from.
+    const queues: { path: string; thresholdDb: number }[][] = [];
     for (const [voiceIndex, voice] of options.voices.entries()) {
-      const pieces: string[] = [];
+      const pieces: { path: string; thresholdDb: number }[] = [];
       for (const recording of voice.recordings) {
         const total = await audioSeconds(recording);
+        const thresholdDb = speechLevelThreshold(await decodeMono16k(recording));
         for (let start = 0; start < total - 0.5;) {
           const length = Math.min(lengths[(pieces.length + voiceIndex) % lengths.length]!, total - start);
           const piece = join(work, `voice${voiceIndex}-${pieces.length}.wav`);
@@ -55,7 +61,7 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
           // pieces differed in their last bit, and the diarization of the result by several points.
           await run('sox', ['-D', recording, '-r', '16000', '-c', '1', '-b', '16', piece, 'trim', String(start), String(length),
             'silence', '1', '0.02', '1%', 'reverse', 'silence', '1', '0.02', '1%', 'reverse']);
-          if ((await audioSeconds(piece)) > 0.2) pieces.push(piece);
+          if ((await audioSeconds(piece)) > 0.2) pieces.push({ path: piece, thresholdDb });
           start += length;
         }
       }
@@ -63,19 +69,21 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
     }
     const parts: string[] = [];
     const turns: SpeakerTurn[] = [];
+    // Where the next piece starts, samples at 16 kHz (each piece and gap a whole number of them).
     let cursor = 0;
-    for (let turn = 0; queues.some((queue) => queue.length > 0); turn++) {
+    for (let turn = 0, laid = 0; queues.some((queue) => queue.length > 0); turn++) {
       const voice = turn % queues.length;
       const piece = queues[voice]!.shift();
       if (!piece) continue;
-      const seconds = await audioSeconds(piece);
-      turns.push({ speaker: options.voices[voice]!.label, startSeconds: round(cursor), endSeconds: round(cursor + seconds) });
-      const gap = gaps[turns.length % gaps.length]!;
-      const silence = join(work, `gap-${turns.length}.wav`);
+      const samples = await decodeMono16k(piece.path);
+      turns.push(...speechTurns(samples, options.voices[voice]!.label, cursor, piece.thresholdDb));
+      laid += 1;
+      const gap = gaps[laid % gaps.length]!;
+      const silence = join(work, `gap-${laid}.wav`);
       // -R: sox's noise generator seeded with a fixed number, so every run makes the same file.
       await run('sox', ['-D', '-R', '-n', '-r', '16000', '-c', '1', '-b', '16', silence, ...gapFill(gap, options.gapNoiseDbfs)]);
-      parts.push(piece, silence);
-      cursor += seconds + gap;
+      parts.push(piece.path, silence);
+      cursor += samples.length + Math.round(gap * SAMPLE_RATE);
     }
     await run('sox', ['-D', ...parts, options.outputPath]);
     return { path: options.outputPath, turns };
@@ -93,6 +101,3 @@ export function gapFill(seconds: number, noiseDbfs: number | undefined): string[
   return ['synth', String(seconds), 'whitenoise', 'vol', (10 ** ((noiseDbfs + 9.78) / 20)).toFixed(6)];
 }
 
-function round(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
-}

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../src/infrastructure/packageRoot.js';
 import { readWavInfo } from '../../../src/pipeline/diarization/inference/readWavBlocks.js';
 import {
-  extraTuningPlans, interjectionPlans, libriSpeechConversationPlans, readLibriSpeechUtterances, speakerHalves, speechRegions,
+  extraTuningPlans, interjectionPlans, libriSpeechConversationPlans, readLibriSpeechUtterances, speakerHalves,
   spliceInterjectedConversation, spliceLibriSpeechConversation,
 } from '../../../scripts/audio/libriSpeechConversations.js';
 
@@ -14,13 +14,6 @@ const work = await mkdtemp(join(tmpdir(), 'callscope-librispeech-test-'));
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 /** Regions (samples) match the expected ones (seconds) to a frame: each level is measured over 25 ms around its 10 ms frame. */
-function expectRegions(regions: { start: number; end: number }[], expected: [number, number][]): void {
-  expect(regions).toHaveLength(expected.length);
-  regions.forEach(({ start, end }, index) => {
-    expect(Math.abs(start / 16_000 - expected[index]![0])).toBeLessThanOrEqual(0.01 + 1e-9);
-    expect(Math.abs(end / 16_000 - expected[index]![1])).toBeLessThanOrEqual(0.01 + 1e-9);
-  });
-}
 
 describe('LibriSpeech conversations for eval:diarization', () => {
   it('splits the speakers in two halves that share no voice, three of the six regular readers in each', () => {
@@ -63,32 +56,6 @@ describe('LibriSpeech conversations for eval:diarization', () => {
     const withParticipant = await spliceInterjectedConversation(folder, participant, join(work, 'participant.wav'));
     expect(new Set(withParticipant.turns.map((turn) => turn.speaker)).size).toBe(participant.speakers);
     expect(withParticipant.turns.length).toBeGreaterThan((await spliceLibriSpeechConversation(folder, participant, join(work, 'plain2.wav'))).turns.length);
-  });
-
-  it('speechRegions: bridges pauses under 0.3 s, splits at longer ones, ignores the floor', () => {
-    const samples = new Float32Array(4 * 16_000).map((_, index) => 0.001 * Math.sin(index));
-    const tone = (from: number, to: number) => { for (let index = from * 16_000; index < to * 16_000; index++) samples[index] = 0.3 * Math.sin(index / 5); };
-    tone(0.5, 1.5);
-    tone(1.7, 2);
-    tone(2.6, 3.5);
-    expectRegions(speechRegions(samples), [[0.5, 2], [2.6, 3.5]]);
-  });
-
-  it('speechRegions: measures the voice band, so thumps and rumble below it are no speech', () => {
-    const samples = new Float32Array(4 * 16_000).map((_, index) => 0.001 * Math.sin(index));
-    const tone = (from: number, to: number) => { for (let index = from * 16_000; index < to * 16_000; index++) samples[index] = 0.3 * Math.sin(index / 5); };
-    tone(0.5, 1.5);
-    tone(2.6, 3.5);
-    // A 40 Hz thump as loud as the speech every 0.3 s in the pause, rising and falling over 50 ms
-    // (reader 1688's handled microphone).
-    const thumpSamples = 800;
-    for (const thump of [1.7, 2.0, 2.3]) {
-      for (let offset = 0; offset < thumpSamples; offset++) {
-        const envelope = 0.5 - 0.5 * Math.cos((2 * Math.PI * offset) / thumpSamples);
-        samples[thump * 16_000 + offset] = 0.6 * envelope * Math.sin((2 * Math.PI * 40 * offset) / 16_000);
-      }
-    }
-    expectRegions(speechRegions(samples), [[0.5, 1.5], [2.6, 3.5]]);
   });
 
   it('makes the same conversation from the same plan: the planned number of speakers, turns in order inside the file', async () => {
