@@ -2,6 +2,7 @@ import { segmentationGeometry } from '../models/SegmentationModel.js';
 import type { SpeakerEncoder } from '../models/SpeakerEncoder.js';
 import { clusterEmbeddings, cosine } from './clusterEmbeddings.js';
 import type { SpeakerRun } from './TurnBuilder.js';
+import type { SilentStretch } from './silenceGate.js';
 import { soloStretches } from './voiceStatistics.js';
 
 export interface RunClusteringOptions {
@@ -12,6 +13,8 @@ export interface RunClusteringOptions {
   speakerCount?: number;
   minSpeakers?: number;
   maxSpeakers?: number;
+  /** The recording's silent stretches (the silence gate's, any order): where a fused run changes voice (see {@link changeOfVoice}). */
+  silences?: readonly SilentStretch[];
 }
 
 /** A piece of one run's solo speech, `[startSeconds, endSeconds)`, and its embedding. */
@@ -59,7 +62,7 @@ function toldApart(runs: readonly SpeakerRun[], first: EmbeddedPiece, second: Em
  * speakers the segmentation model told apart in one window (but for a nearly alike fragment,
  * {@link TOLD_APART_OVERRULED}); short clusters that are nobody's main
  * voice go back to their pieces' provisional speakers ({@link foldSplinters}); and each run takes its pieces'
- * clusters, split between two pieces of different clusters at the middle of the gap between
+ * clusters, split between two pieces of different clusters in the longest silence between
  * them. A run with no piece of its own (overlapped throughout, or too short) takes the cluster
  * that holds most of its provisional speaker's pieces, else that of the nearest piece, unless
  * that voice is the one talking over it (see {@link relabelRuns}).
@@ -99,7 +102,7 @@ export async function clusterRunsByEmbeddings(
     : labels;
   // Speakers heard only over others are added up to the count or the most the caller gave.
   const mostSpeakers = options.speakerCount ?? options.maxSpeakers ?? Number.POSITIVE_INFINITY;
-  return { runs: relabelRuns(runs, pieces, folded, overlappedVectors, { minSpeakerSeconds: options.minSpeakerSeconds, mostSpeakers }), pieces };
+  return { runs: relabelRuns(runs, pieces, folded, overlappedVectors, { minSpeakerSeconds: options.minSpeakerSeconds, mostSpeakers }, options.silences ?? []), pieces };
 }
 
 /**
@@ -254,7 +257,7 @@ async function embedPieces(
 
 /**
  * The runs under their pieces' clusters: a run is cut between two of its pieces that fell in
- * different clusters, at the middle of the gap between them. A run with no piece of its own
+ * different clusters ({@link changeOfVoice}). A run with no piece of its own
  * takes its provisional speaker's main cluster, unless that voice is already talking then (for
  * at least half the run, in another provisional speaker's turn): the segmentation model heard
  * two people at once, so this one is somebody else. It then takes the other cluster its
@@ -270,6 +273,7 @@ function relabelRuns(
   labels: readonly number[],
   overlappedVectors: ReadonlyMap<number, Float32Array>,
   limits: { minSpeakerSeconds: number; mostSpeakers: number },
+  silences: readonly SilentStretch[],
 ): SpeakerRun[] {
   const piecesOfRun = new Map<number, number[]>();
   pieces.forEach((piece, index) => {
@@ -290,7 +294,7 @@ function relabelRuns(
     own.forEach((pieceIndex, position) => {
       const following = own[position + 1];
       if (following !== undefined && labels[following] === labels[pieceIndex]) return;
-      const end = following === undefined ? run.endSeconds : (pieces[pieceIndex]!.endSeconds + pieces[following]!.startSeconds) / 2;
+      const end = following === undefined ? run.endSeconds : changeOfVoice(pieces[pieceIndex]!, pieces[following]!, silences);
       relabelled.push({ speaker: labels[pieceIndex]!, startSeconds: start, endSeconds: end, provisional: run.speaker });
       start = end;
     });
@@ -331,6 +335,20 @@ function relabelRuns(
   return relabelled
     .map(({ speaker, startSeconds, endSeconds }) => ({ speaker, startSeconds, endSeconds }))
     .sort((a, b) => a.startSeconds - b.startSeconds || a.speaker - b.speaker);
+}
+
+/**
+ * Where the voice changes between two pieces of one run that fell in different clusters: in the
+ * longest silence within them (the segmentation model carries a voice on over a pause of up to
+ * about 0.4 s, and people take turns at pauses), else at the middle of the gap between them.
+ */
+function changeOfVoice(first: EmbeddedPiece, second: EmbeddedPiece, silences: readonly SilentStretch[]): number {
+  let longest: SilentStretch | undefined;
+  for (const silence of silences) {
+    if (silence.startSeconds < (first.startSeconds + first.endSeconds) / 2 || silence.endSeconds > (second.startSeconds + second.endSeconds) / 2) continue;
+    if (!longest || silence.endSeconds - silence.startSeconds > longest.endSeconds - longest.startSeconds) longest = silence;
+  }
+  return longest ? (longest.startSeconds + longest.endSeconds) / 2 : (first.endSeconds + second.startSeconds) / 2;
 }
 
 /** The sum of each cluster's piece embeddings (unit length each), by cluster: its centroid's direction. */

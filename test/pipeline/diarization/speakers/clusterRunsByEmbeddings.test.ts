@@ -64,6 +64,21 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
     expect(speakersOf(result.runs).map(([speaker, start, end]) => [speaker, +start!.toFixed(6), +end!.toFixed(6)])).toEqual([[0, 0, 6], [1, 6, 12]]);
   });
 
+  it('places the change of voice in a fused run in the longest silence between the middles of the two pieces, not at their edge', async () => {
+    // One provisional speaker over two voices with pauses (the segmentation model carried the
+    // first voice on over them): pieces of 2.475 s from 0.05, the second (2.525–5.0) mostly low.
+    const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 10 }];
+    const tones = [[0, 3, 'low'], [3.7, 4.2, 'low'], [4.6, 10, 'high']] as const;
+    const rounded = (result: { runs: SpeakerRun[] }) => speakersOf(result.runs).map(([speaker, start, end]) => [speaker, +start!.toFixed(6), +end!.toFixed(6)]);
+    const silences = [
+      { startSeconds: 3.0, endSeconds: 3.7, noSignal: true }, // the longest, but it starts before the second piece's middle (3.76)
+      { startSeconds: 4.2, endSeconds: 4.6, noSignal: true },
+    ];
+    expect(rounded(await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(11, tones), runs, { ...options, silences }))).toEqual([[0, 0, 4.4], [1, 4.4, 10]]);
+    // Without the silence gate's stretches: at the pieces' edge.
+    expect(rounded(await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(11, tones), runs, options))).toEqual([[0, 0, 5], [1, 5, 10]]);
+  });
+
   it('gives a fused voice of under 3 s back to the provisional speaker\'s main one (a splinter, see foldSplinters)', async () => {
     const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 6 }];
     const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(8, [[0, 3, 'low'], [3, 6, 'high']]), runs, options);
