@@ -60,7 +60,8 @@ function toldApart(runs: readonly SpeakerRun[], first: EmbeddedPiece, second: Em
  * linkSpeakersAcrossWindows.ts) is embedded once, in pieces of at most 3 s; the pieces are
  * clustered (centroid linkage, each weighted by its seconds), never joining two provisional
  * speakers the segmentation model told apart in one window (but for a nearly alike fragment,
- * {@link TOLD_APART_OVERRULED}); short clusters that are nobody's main
+ * {@link TOLD_APART_OVERRULED}), and a cluster of short words only is dissolved into the
+ * nearest voice ({@link clusterPieces}); short clusters that are nobody's main
  * voice go back to their pieces' provisional speakers ({@link foldSplinters}); and each run takes its pieces'
  * clusters, split between two pieces of different clusters in the longest silence between
  * them. A run with no piece of its own (overlapped throughout, or too short) takes the cluster
@@ -86,9 +87,36 @@ export async function clusterRunsByEmbeddings(
   const pieces = embedded.filter((piece) => withSolo.has(piece.run));
   const overlappedVectors = new Map(embedded.filter((piece) => !withSolo.has(piece.run)).map((piece) => [piece.run, piece.vector]));
   if (pieces.length === 0) return { runs: [...runs], pieces };
-  const { labels } = clusterEmbeddings(pieces.map((piece) => piece.vector), {
+  const labels = clusterPieces(runs, pieces, options);
+  const folded = options.speakerCount === undefined
+    ? foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!))
+    : labels;
+  // Speakers heard only over others are added up to the count or the most the caller gave.
+  const mostSpeakers = options.speakerCount ?? options.maxSpeakers ?? Number.POSITIVE_INFINITY;
+  return { runs: relabelRuns(runs, pieces, folded, overlappedVectors, { minSpeakerSeconds: options.minSpeakerSeconds, mostSpeakers }, options.silences ?? []), pieces };
+}
+
+/**
+ * A cluster made only of pieces shorter than this is dissolved (see {@link clusterPieces}),
+ * seconds: a word or two, on which the GE2E encoder hears the word more than the voice (the
+ * telephone sample's two half-second "Hello?"s are 0.85 alike, each 0.47–0.65 from its own
+ * speaker's longer speech). 0.8 and 1.2 s gave the same figures (BENCHMARKS.md, "a cluster of
+ * short words dissolved").
+ */
+const SHORT_PIECE_SECONDS = 1;
+
+/**
+ * Each piece's cluster: the pieces clustered; then a cluster made only of short pieces
+ * ({@link SHORT_PIECE_SECONDS}) is dissolved, each piece joining the cluster whose centroid is
+ * nearest among the others that hold a long piece and no piece told apart from it (unless
+ * nearly the same voice, as {@link TOLD_APART_OVERRULED}); a piece with no such cluster stays.
+ * @returns shape: (pieces)
+ */
+function clusterPieces(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece[], options: RunClusteringOptions): number[] {
+  const seconds = (piece: EmbeddedPiece) => piece.endSeconds - piece.startSeconds;
+  const { labels, centroids } = clusterEmbeddings(pieces.map((piece) => piece.vector), {
     threshold: options.threshold,
-    weights: pieces.map((piece) => piece.endSeconds - piece.startSeconds),
+    weights: pieces.map(seconds),
     minClusterSize: options.minSpeakerSeconds,
     speakerCount: options.speakerCount,
     minSpeakers: options.minSpeakers,
@@ -97,12 +125,22 @@ export async function clusterRunsByEmbeddings(
     cannotLink: (first, second) => toldApart(runs, pieces[first]!, pieces[second]!),
     overruleCannotLink: TOLD_APART_OVERRULED,
   });
-  const folded = options.speakerCount === undefined
-    ? foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!))
-    : labels;
-  // Speakers heard only over others are added up to the count or the most the caller gave.
-  const mostSpeakers = options.speakerCount ?? options.maxSpeakers ?? Number.POSITIVE_INFINITY;
-  return { runs: relabelRuns(runs, pieces, folded, overlappedVectors, { minSpeakerSeconds: options.minSpeakerSeconds, mostSpeakers }, options.silences ?? []), pieces };
+  if (options.speakerCount !== undefined) return labels;
+  const withLong = new Set(pieces.flatMap((piece, index) => (seconds(piece) >= SHORT_PIECE_SECONDS ? [labels[index]!] : [])));
+  if (withLong.size === 0) return labels;
+  const result = [...labels];
+  pieces.forEach((piece, index) => {
+    if (withLong.has(labels[index]!)) return;
+    let best: { cluster: number; similarity: number } | undefined;
+    for (const cluster of withLong) {
+      const similarity = cosine(centroids[cluster]!, piece.vector);
+      const overruled = similarity > 1 - TOLD_APART_OVERRULED.below ** 2 / 2;
+      if (!overruled && labels.some((label, other) => label === cluster && toldApart(runs, piece, pieces[other]!))) continue;
+      if (!best || similarity > best.similarity) best = { cluster, similarity };
+    }
+    if (best) result[index] = best.cluster;
+  });
+  return new Set(result).size >= (options.minSpeakers ?? 1) ? result : labels;
 }
 
 /**

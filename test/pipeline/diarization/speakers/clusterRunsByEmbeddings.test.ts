@@ -109,6 +109,34 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
     expect(new Set(different.runs.map((run) => run.speaker)).size).toBe(2);
   });
 
+  it('dissolves a cluster made only of pieces under 1 s into the nearest voice with longer speech (short words sound alike to the encoder)', async () => {
+    // Provisional speaker 0 says 4 s in the low voice, then five words of 0.8 s (pieces of 0.7 s,
+    // 3.5 s in all: no splinter) that the encoder hears as the mid voice, 0.6 from the low one.
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 4 },
+      { speaker: 1, startSeconds: 4.5, endSeconds: 8 },
+      ...[8.5, 13.5, 14.8, 16.1, 17.4].map((start) => ({ speaker: 0, startSeconds: start, endSeconds: start + 0.8 })),
+      { speaker: 1, startSeconds: 9.8, endSeconds: 13 },
+    ].sort((a, b) => a.startSeconds - b.startSeconds);
+    const tones = [[0, 4, 'low'], [4.5, 8, 'high'], [9.8, 13, 'high'], ...[8.5, 13.5, 14.8, 16.1, 17.4].map((start) => [start, start + 0.8, 'mid'] as const)] as const;
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(20, tones), runs, options);
+    // The words join the low voice, their own provisional speaker's: the high one was told apart from them.
+    expect(result.runs.map((run) => run.speaker)).toEqual([0, 1, 0, 1, 0, 0, 0, 0]);
+  });
+
+  it('…but keeps them a speaker when every voice with longer speech was told apart from them', async () => {
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 4 },
+      { speaker: 2, startSeconds: 4.5, endSeconds: 5.3 },
+      { speaker: 1, startSeconds: 5.8, endSeconds: 9 },
+      { speaker: 2, startSeconds: 9.5, endSeconds: 10.3 },
+      { speaker: 0, startSeconds: 10.8, endSeconds: 14 },
+    ];
+    const tones = [[0, 4, 'low'], [4.5, 5.3, 'mid'], [5.8, 9, 'high'], [9.5, 10.3, 'mid'], [10.8, 14, 'low']] as const;
+    const result = await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(16, tones), runs, options);
+    expect(result.runs.map((run) => run.speaker)).toEqual([0, 1, 2, 1, 0]);
+  });
+
   it('gives a run with no solo speech of its own the cluster of most of its provisional speaker\'s pieces', async () => {
     const runs: SpeakerRun[] = [
       { speaker: 0, startSeconds: 0, endSeconds: 3 },
