@@ -127,9 +127,10 @@ export async function diarizeRecording(input: DiarizeRecordingInput, hook: Diari
       maxSpeakers: options.maxSpeakers,
       silences: silentStretches(),
     });
-    // The pieces place a change of voice inside a turn only to a piece (up to 3 s) where no silence
-    // marks it: re-segmentation by the found speakers' cepstral voices places it to 0.25 s (spliced pair of real voices in
-    // 1–2 s turns: DER 27.2 → 16.0 %; no LibriSpeech tuning conversation changed).
+    // The pieces place a change of voice inside a turn only to a piece (up to 3 s) where no
+    // silence marks it: re-segmentation by the found speakers' cepstral voices places it to 0.25 s
+    // (spliced pair of real voices in 1–2 s turns: DER 27.2 → 16.0 %; no LibriSpeech tuning
+    // conversation changed).
     runs = mergeTouchingRuns(resegmentVoices(recording.finish(), mergeTouchingRuns(clustered.runs, options.maxGapSeconds), options), options.maxGapSeconds);
     hook('embeddings', { embeddings: clustered.pieces.length, linked: new Set(linked.map((run) => run.speaker)).size });
   } else if (embedding) {
