@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SpeakerTurn } from '../../src/pipeline/speechTypes.js';
-import { audioSeconds } from './makeConversation.js';
 import { decodeMono16k, speechLevelThreshold, speechTurns } from './speechRegions.js';
 
 const run = promisify(execFile);
@@ -46,13 +45,14 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
   const gaps = options.gapSeconds ?? [0.2, 0.35, 0.15, 0.5];
   const work = await mkdtemp(join(tmpdir(), 'callscope-splice-'));
   try {
-    // Each voice's pieces, each with the speech level of the recording it was cut from.
-    const queues: { path: string; thresholdDb: number }[][] = [];
+    // Each voice's pieces (16 kHz samples), each with the speech level of the recording it was cut from.
+    const queues: { path: string; samples: Float32Array; thresholdDb: number }[][] = [];
     for (const [voiceIndex, voice] of options.voices.entries()) {
-      const pieces: { path: string; thresholdDb: number }[] = [];
+      const pieces: { path: string; samples: Float32Array; thresholdDb: number }[] = [];
       for (const recording of voice.recordings) {
-        const total = await audioSeconds(recording);
-        const thresholdDb = speechLevelThreshold(await decodeMono16k(recording));
+        const source = await decodeMono16k(recording);
+        const total = source.length / SAMPLE_RATE;
+        const thresholdDb = speechLevelThreshold(source);
         for (let start = 0; start < total - 0.5;) {
           const length = Math.min(lengths[(pieces.length + voiceIndex) % lengths.length]!, total - start);
           const piece = join(work, `voice${voiceIndex}-${pieces.length}.wav`);
@@ -61,7 +61,8 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
           // pieces differed in their last bit, and the diarization of the result by several points.
           await run('sox', ['-D', recording, '-r', '16000', '-c', '1', '-b', '16', piece, 'trim', String(start), String(length),
             'silence', '1', '0.02', '1%', 'reverse', 'silence', '1', '0.02', '1%', 'reverse']);
-          if ((await audioSeconds(piece)) > 0.2) pieces.push({ path: piece, thresholdDb });
+          const samples = await decodeMono16k(piece);
+          if (samples.length / SAMPLE_RATE > 0.2) pieces.push({ path: piece, samples, thresholdDb });
           start += length;
         }
       }
@@ -75,15 +76,14 @@ export async function spliceConversation(options: SpliceOptions): Promise<{ path
       const voice = turn % queues.length;
       const piece = queues[voice]!.shift();
       if (!piece) continue;
-      const samples = await decodeMono16k(piece.path);
-      turns.push(...speechTurns(samples, options.voices[voice]!.label, cursor, piece.thresholdDb));
+      turns.push(...speechTurns(piece.samples, options.voices[voice]!.label, cursor, piece.thresholdDb));
       laid += 1;
       const gap = gaps[laid % gaps.length]!;
       const silence = join(work, `gap-${laid}.wav`);
       // -R: sox's noise generator seeded with a fixed number, so every run makes the same file.
       await run('sox', ['-D', '-R', '-n', '-r', '16000', '-c', '1', '-b', '16', silence, ...gapFill(gap, options.gapNoiseDbfs)]);
       parts.push(piece.path, silence);
-      cursor += samples.length + Math.round(gap * SAMPLE_RATE);
+      cursor += piece.samples.length + Math.round(gap * SAMPLE_RATE);
     }
     await run('sox', ['-D', ...parts, options.outputPath]);
     return { path: options.outputPath, turns };

@@ -129,16 +129,13 @@ function clusterPieces(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPie
   const withLong = new Set(pieces.flatMap((piece, index) => (seconds(piece) >= SHORT_PIECE_SECONDS ? [labels[index]!] : [])));
   if (withLong.size === 0) return labels;
   const result = [...labels];
+  const longCentroids = [...withLong].map((cluster) => [cluster, centroids[cluster]!] as const);
   pieces.forEach((piece, index) => {
     if (withLong.has(labels[index]!)) return;
-    let best: { cluster: number; similarity: number } | undefined;
-    for (const cluster of withLong) {
-      const similarity = cosine(centroids[cluster]!, piece.vector);
-      const overruled = similarity > 1 - TOLD_APART_OVERRULED.below ** 2 / 2;
-      if (!overruled && labels.some((label, other) => label === cluster && toldApart(runs, piece, pieces[other]!))) continue;
-      if (!best || similarity > best.similarity) best = { cluster, similarity };
-    }
-    if (best) result[index] = best.cluster;
+    // As in the clustering: a cluster holding a piece told apart from this one only when nearly the same voice.
+    const nearest = nearestCluster(longCentroids, piece.vector, (cluster, similarity) => similarity > cosineWithin(TOLD_APART_OVERRULED.below)
+      || !labels.some((label, other) => label === cluster && toldApart(runs, piece, pieces[other]!)));
+    if (nearest !== undefined) result[index] = nearest;
   });
   return new Set(result).size >= (options.minSpeakers ?? 1) ? result : labels;
 }
@@ -351,7 +348,9 @@ function relabelRuns(
     const talkedOverByOwnVoice = talkingThen >= seconds / 2;
     const vector = overlappedVectors.get(runIndex);
     // Whose voice, other than the one talking over it: the nearest other cluster, if near enough.
-    const other = talkedOverByOwnVoice && vector ? nearestCluster(centroids, vector, cluster, OVERLAPPED_VOICE_WITHIN) : undefined;
+    const other = talkedOverByOwnVoice && vector
+      ? nearestCluster(centroids, vector, (candidate, similarity) => candidate !== cluster && similarity > cosineWithin(OVERLAPPED_VOICE_WITHIN))
+      : undefined;
     if (other !== undefined) {
       relabelled.push({ ...run, speaker: other, provisional: run.speaker });
     } else if (talkedOverByOwnVoice) {
@@ -401,17 +400,26 @@ function clusterCentroids(pieces: readonly EmbeddedPiece[], labels: readonly num
 }
 
 /**
- * The cluster other than `except` whose centroid's direction is nearest `vector`, if nearer than
- * `within` (Euclidean between unit vectors: a cosine above 1 − within² / 2).
+ * The cluster whose centroid's direction is nearest `vector` among those `allowed` (given each
+ * cluster's cosine to it), if any.
+ * @param centroids by cluster, any length (only the direction counts)
  */
-function nearestCluster(centroids: ReadonlyMap<number, Float64Array>, vector: Float32Array, except: number, within: number): number | undefined {
+function nearestCluster(
+  centroids: Iterable<readonly [number, ArrayLike<number>]>,
+  vector: Float32Array,
+  allowed: (cluster: number, similarity: number) => boolean,
+): number | undefined {
   let best: { cluster: number; similarity: number } | undefined;
-  for (const [cluster, sum] of centroids) {
-    if (cluster === except) continue;
-    const similarity = cosine(sum, vector);
-    if (similarity > 1 - within ** 2 / 2 && (!best || similarity > best.similarity)) best = { cluster, similarity };
+  for (const [cluster, centroid] of centroids) {
+    const similarity = cosine(centroid, vector);
+    if (allowed(cluster, similarity) && (!best || similarity > best.similarity)) best = { cluster, similarity };
   }
   return best?.cluster;
+}
+
+/** Cosine above which two unit vectors are nearer than `distance` (Euclidean): 1 − distance² / 2. */
+function cosineWithin(distance: number): number {
+  return 1 - distance ** 2 / 2;
 }
 
 /** For each provisional speaker with pieces, the cluster that holds most of their pieces' seconds. */
