@@ -40,7 +40,12 @@ const LEVEL_WINDOW_SAMPLES = 400;
  * 1–2 s of talk has no floor of its own to measure).
  */
 export function speechLevelThreshold(samples: Float32Array): number {
-  const sorted = voiceBandLevels(samples).sort((a, b) => a - b);
+  return thresholdOfLevels(voiceBandLevels(samples));
+}
+
+/** {@link speechLevelThreshold} from the frames' levels already measured. */
+function thresholdOfLevels(levels: readonly number[]): number {
+  const sorted = levels.toSorted((a, b) => a - b);
   const percentile = (share: number) => sorted[Math.floor(share * (sorted.length - 1))] ?? -120;
   return Math.max(percentile(0.95) - SPEECH_BELOW_LOUD_DB, percentile(0.05) + SPEECH_ABOVE_FLOOR_DB);
 }
@@ -53,11 +58,14 @@ export function speechLevelThreshold(samples: Float32Array): number {
  * level alone finds the pauses between phrases; a reference that counted them as speech would
  * charge every diarizer for the reader's breaths.
  */
-export function speechRegions(samples: Float32Array, thresholdDb = speechLevelThreshold(samples)): { start: number; end: number }[] {
+export function speechRegions(samples: Float32Array, thresholdDb?: number): { start: number; end: number }[] {
+  // The levels once: the threshold, when not given, comes from the same frames.
+  const levels = voiceBandLevels(samples);
+  const threshold = thresholdDb ?? thresholdOfLevels(levels);
   const regions: { start: number; end: number }[] = [];
   const bridged = Math.round(BRIDGED_PAUSE_SECONDS * FRAMES_PER_SECOND);
-  voiceBandLevels(samples).forEach((level, index) => {
-    if (level < thresholdDb) return;
+  levels.forEach((level, index) => {
+    if (level < threshold) return;
     const last = regions.at(-1);
     if (last && index * FRAME_SAMPLES - last.end < bridged * FRAME_SAMPLES) last.end = (index + 1) * FRAME_SAMPLES;
     else regions.push({ start: index * FRAME_SAMPLES, end: (index + 1) * FRAME_SAMPLES });
