@@ -85,7 +85,8 @@ export function clusterEmbeddings(embeddings: readonly Float32Array[], options: 
   return { labels, centroids: groupCentroids(itemOf.map((item) => items[item]!), labels).map((group) => group.vector) };
 }
 
-interface WeightedVector {
+/** An embedding (or a group's mean of unit-length ones) and what it counts for, in items or seconds. */
+export interface WeightedVector {
   vector: Float64Array;
   weight: number;
 }
@@ -245,8 +246,14 @@ function labelsAfter(merges: readonly Merge[], count: number, mergeCount: number
   return renumberByFirstAppearance(parent.map((_, item) => find(item)));
 }
 
-/** Clusters below `minClusterSize` (in weight) join the large cluster whose centroid is most cosine-similar. */
-function foldSmallClusters(items: readonly WeightedVector[], labels: number[], minClusterSize: number): number[] {
+/**
+ * Clusters of less than `minClusterSize` weight are folded into the large cluster whose centroid
+ * is most similar (all into one when none is large), renumbered by first appearance.
+ * @param clusterLabels shape: (items), cluster of each item (any numbering)
+ */
+export function foldSmallClusters(items: readonly WeightedVector[], clusterLabels: readonly number[], minClusterSize: number): number[] {
+  // Numbered 0 … clusters-1, so the groups have no holes.
+  const labels = renumberByFirstAppearance(clusterLabels);
   const groups = groupCentroids(items, labels);
   const large = groups.map((group, label) => (group.weight >= minClusterSize ? label : -1)).filter((label) => label >= 0);
   if (large.length === 0) return labels.map(() => 0);

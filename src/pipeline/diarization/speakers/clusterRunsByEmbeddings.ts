@@ -1,6 +1,6 @@
 import { segmentationGeometry } from '../models/SegmentationModel.js';
 import type { SpeakerEncoder } from '../models/SpeakerEncoder.js';
-import { clusterEmbeddings, cosine } from './clusterEmbeddings.js';
+import { clusterEmbeddings, cosine, foldSmallClusters } from './clusterEmbeddings.js';
 import type { SpeakerRun } from './TurnBuilder.js';
 import type { SilentStretch } from './silenceGate.js';
 import { soloStretches } from './voiceStatistics.js';
@@ -62,7 +62,8 @@ function toldApart(runs: readonly SpeakerRun[], first: EmbeddedPiece, second: Em
  * speakers the segmentation model told apart in one window (but for a nearly alike fragment,
  * {@link TOLD_APART_OVERRULED}), and a cluster of short words only is dissolved into the
  * nearest voice ({@link clusterPieces}); short clusters that are nobody's main
- * voice go back to their pieces' provisional speakers ({@link foldSplinters}); and each run takes its pieces'
+ * voice go back to their pieces' provisional speakers ({@link foldSplinters}), and what that leaves
+ * under a speaker's least speech joins the most alike voice ({@link foldStranded}); and each run takes its pieces'
  * clusters, split between two pieces of different clusters in the longest silence between
  * them. A run with no piece of its own (overlapped throughout, or too short) takes the cluster
  * that holds most of its provisional speaker's pieces, else that of the nearest piece, unless
@@ -89,7 +90,7 @@ export async function clusterRunsByEmbeddings(
   if (pieces.length === 0) return { runs: [...runs], pieces };
   const labels = clusterPieces(runs, pieces, options);
   const folded = options.speakerCount === undefined
-    ? foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!))
+    ? foldStranded(pieces, foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!)), options.minSpeakerSeconds, options.minSpeakers ?? 1)
     : labels;
   // Speakers heard only over others are added up to the count or the most the caller gave.
   const mostSpeakers = options.speakerCount ?? options.maxSpeakers ?? Number.POSITIVE_INFINITY;
@@ -197,6 +198,22 @@ export function foldSplinters(
     const target = mainCluster.get(runs[pieces[index]!.run]!.speaker)!;
     return labels.some((other, otherIndex) => other === target && cannotLink(index, otherIndex)) ? label : target;
   });
+}
+
+/**
+ * After the splinters went back, a cluster left with less than `minSeconds` of speech (pieces the
+ * splinter fold could not place: every other cluster holds a piece told apart from them) joins
+ * the cluster of at least `minSeconds` whose centroid is most similar, as the clustering folds its
+ * small clusters: a speaker needs `minSpeakerSeconds`, told apart or not (the three real voices of
+ * eval:diarization: half a second of speaker 1, told apart within a window from their own
+ * second recording, was a fourth speaker). Never below `minSpeakers` clusters.
+ * @param labels shape: (pieces), cluster of each piece
+ * @returns shape: (pieces), cluster of each piece
+ */
+function foldStranded(pieces: readonly EmbeddedPiece[], labels: readonly number[], minSeconds: number, minSpeakers: number): number[] {
+  const items = pieces.map((piece) => ({ vector: Float64Array.from(piece.vector), weight: piece.endSeconds - piece.startSeconds }));
+  const result = foldSmallClusters(items, labels, minSeconds);
+  return new Set(result).size >= Math.min(minSpeakers, new Set(labels).size) ? result : [...labels];
 }
 
 /** The runs' solo stretches in pieces to embed, sorted by start, never overlapping. */

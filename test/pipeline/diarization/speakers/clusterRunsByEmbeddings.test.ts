@@ -85,6 +85,30 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
     expect(speakersOf(result.runs)).toEqual([[0, 0, 6]]);
   });
 
+  it('folds a cluster the splinter fold left with less than a speaker needs into the most alike voice, told apart or not', async () => {
+    // Provisional speaker 0: a low voice, then a mid-tone word (0.7 s embedded). Provisional
+    // speaker 1: a high voice, later a low stretch (told apart from the word within 10 s) and a
+    // mid-tone stretch of 1.3 s. The two mid pieces cluster (2 s); as nobody's main voice they
+    // are a splinter: speaker 1's goes back to high, speaker 0's word cannot join low (it holds
+    // a piece told apart from it) and is left alone, 0.7 s.
+    const runs: SpeakerRun[] = [
+      { speaker: 0, startSeconds: 0, endSeconds: 4 },
+      { speaker: 0, startSeconds: 4.5, endSeconds: 5.3 },
+      { speaker: 1, startSeconds: 5.8, endSeconds: 9.8 },
+      { speaker: 1, startSeconds: 12.5, endSeconds: 14.5 },
+      { speaker: 1, startSeconds: 20, endSeconds: 21.4 },
+    ];
+    const tones = [[0, 4, 'low'], [4.5, 5.3, 'mid'], [5.8, 9.8, 'high'], [12.5, 14.5, 'low'], [20, 21.4, 'mid']] as const;
+    const rounded = (result: { runs: SpeakerRun[] }) => speakersOf(result.runs).map(([speaker, start, end]) => [speaker, +start!.toFixed(6), +end!.toFixed(6)]);
+    // A speaker needs 1.5 s: the word joins the low voice (0.6 from it; high is 1.1 away).
+    expect(rounded(await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(23, tones), runs, { ...options, minSpeakerSeconds: 1.5 })))
+      .toEqual([[0, 0, 4], [0, 4.5, 5.3], [1, 5.8, 9.8], [0, 12.5, 14.5], [1, 20, 21.4]]);
+    // 0.5 s is enough for a speaker: the word stays a third one.
+    const speakers = (await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(23, tones), runs, options)).runs.map((run) => run.speaker);
+    expect(new Set(speakers).size).toBe(3);
+    expect(speakers.filter((speaker) => speaker === speakers[1])).toHaveLength(1);
+  });
+
   it('never joins two provisional speakers the segmentation told apart within one window, even when they sound alike', async () => {
     const runs: SpeakerRun[] = [
       { speaker: 0, startSeconds: 0, endSeconds: 4 },
