@@ -42,6 +42,8 @@ async function* toneBlocks(seconds: number, tones: readonly (readonly [number, n
 
 const options = { threshold: 0.5, minSpeakerSeconds: 0.5 };
 const speakersOf = (runs: readonly SpeakerRun[]) => runs.map((run) => [run.speaker, run.startSeconds, run.endSeconds]);
+/** `speakersOf` with the times rounded to the microsecond (pieces are cut by division). */
+const rounded = (result: { runs: SpeakerRun[] }) => speakersOf(result.runs).map(([speaker, start, end]) => [speaker, +start!.toFixed(6), +end!.toFixed(6)]);
 
 describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech embedded once, clustered)', () => {
   it('joins one voice the window linking split in two, keeps another apart, and embeds each stretch once', async () => {
@@ -69,7 +71,6 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
     // first voice on over them): pieces of 2.475 s from 0.05, the second (2.525–5.0) mostly low.
     const runs: SpeakerRun[] = [{ speaker: 0, startSeconds: 0, endSeconds: 10 }];
     const tones = [[0, 3, 'low'], [3.7, 4.2, 'low'], [4.6, 10, 'high']] as const;
-    const rounded = (result: { runs: SpeakerRun[] }) => speakersOf(result.runs).map(([speaker, start, end]) => [speaker, +start!.toFixed(6), +end!.toFixed(6)]);
     const silences = [
       { startSeconds: 3.0, endSeconds: 3.7, noSignal: true }, // the longest, but it starts before the second piece's middle (3.76)
       { startSeconds: 4.2, endSeconds: 4.6, noSignal: true },
@@ -99,7 +100,6 @@ describe('clusterRunsByEmbeddings (GE2E path: provisional speakers\' solo speech
       { speaker: 1, startSeconds: 20, endSeconds: 21.4 },
     ];
     const tones = [[0, 4, 'low'], [4.5, 5.3, 'mid'], [5.8, 9.8, 'high'], [12.5, 14.5, 'low'], [20, 21.4, 'mid']] as const;
-    const rounded = (result: { runs: SpeakerRun[] }) => speakersOf(result.runs).map(([speaker, start, end]) => [speaker, +start!.toFixed(6), +end!.toFixed(6)]);
     // A speaker needs 1.5 s: the word joins the low voice (0.6 from it; high is 1.1 away).
     expect(rounded(await clusterRunsByEmbeddings(pitchEncoder(), toneBlocks(23, tones), runs, { ...options, minSpeakerSeconds: 1.5 })))
       .toEqual([[0, 0, 4], [0, 4.5, 5.3], [1, 5.8, 9.8], [0, 12.5, 14.5], [1, 20, 21.4]]);
