@@ -1,10 +1,17 @@
 /**
- * `npm run eval:analysis [-- --json]`: call analysis (the built-in analyser, grounding and
- * action-item reconciliation) on the scripted calls of scripts/evaluation/analysisCalls.ts.
+ * `npm run eval:analysis [-- --analyser builtin|llm] [--model FILE.gguf] [--context-size N] [--sets all|judges] [--json]`:
+ * call analysis (an analyser, grounding and action-item reconciliation) on the scripted calls of
+ * scripts/evaluation/analysisCalls.ts.
  *
  * Each call goes the way `callscope analyze-transcript` goes: `transcriptFromSegments` →
- * `resolveSpeakers` (user's display name and metadata) → `analyseCall` with
- * `createBuiltinAnalyser()`, in-process, "now" being the call's `recordedAt` in its time zone.
+ * `resolveSpeakers` (user's display name and metadata) → `analyseCall` with the analyser
+ * `--analyser` names (`builtin`, the default: `createBuiltinAnalyser()`; `llm`: the language-model
+ * analyser on `--model`, else `LLM_MODEL`, with the product's defaults: a 4096-token context unless
+ * `--context-size`, half the cores), in-process, "now" being the call's `recordedAt` in its time
+ * zone. `--sets judges` analyses the judge sets' calls only and no dialogue battery (a slow
+ * model's quick look at the figures the targets are judged on). Each call's analysis is timed
+ * (wall clock, with the model already loaded by the first call, which is timed apart), and the
+ * process's peak resident memory is printed.
  * Then (see scripts/evaluation/analysisScoring.ts):
  *
  * - Action items: the extracted (reconciled) items are matched one-to-one to the expected ones;
@@ -34,16 +41,19 @@
  * Exits 1 when schema validity is below 100 % or any grounding violation survives the filter.
  * With `--json`, prints the figures as one JSON object instead of the report.
  */
+import { parseArgs } from 'node:util';
 import { Value } from 'typebox/value';
 import { AnalysisSchema } from '../src/domain/analysis/analysisSchema.js';
 import { inProcessStageContext } from '../src/infrastructure/workers/inProcessStageContext.js';
 import { threadResources } from '../src/infrastructure/workers/WorkerResources.js';
 import { analyseCall } from '../src/pipeline/analysis/analyseCall.js';
+import type { Analyser } from '../src/pipeline/analysis/Analyser.js';
 import { createBuiltinAnalyser } from '../src/pipeline/analysis/builtin/builtinAnalyser.js';
+import { createLlmAnalyser } from '../src/pipeline/analysis/llm/createLlmAnalyser.js';
 import { transcriptFromSegments } from '../src/pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import { isJudgeCall, type AnalysisCall } from './evaluation/analysisCalls.js';
-import { evaluationCalls as analysisCalls } from './evaluation/evaluationCalls.js';
+import { evaluationCalls } from './evaluation/evaluationCalls.js';
 import { dialogueBattery, type BatteryDialogue } from './evaluation/dialogueBattery.js';
 import { dialogueBatteryHeldOut } from './evaluation/dialogueBatteryHeldOut.js';
 import { dialogueBatteryQuiet } from './evaluation/dialogueBatteryQuiet.js';
@@ -79,9 +89,40 @@ interface CallResult {
   firstBullet: string | null;
   amountsExpected: number;
   amountsMissing: string[];
+  /** Wall-clock seconds of `analyseCall`. */
+  seconds: number;
+  /** The call's length: the end of its last segment, seconds. */
+  callSeconds: number;
 }
 
-const asJson = process.argv.slice(2).includes('--json');
+const usage = 'usage: npm run eval:analysis -- [--analyser builtin|llm] [--model FILE.gguf] [--context-size N] [--sets all|judges] [--json] [--show-held-out]';
+const options = (() => {
+  try {
+    return parseArgs({
+      options: {
+        json: { type: 'boolean', default: false },
+        'show-held-out': { type: 'boolean', default: false },
+        analyser: { type: 'string', default: 'builtin' },
+        model: { type: 'string' },
+        'context-size': { type: 'string' },
+        sets: { type: 'string', default: 'all' },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+})();
+const asJson = options.json;
+const modelPath = options.model ?? process.env.LLM_MODEL;
+const contextSize = options['context-size'] === undefined ? undefined : Number(options['context-size']);
+if (!['builtin', 'llm'].includes(options.analyser) || !['all', 'judges'].includes(options.sets)
+  || (options.analyser === 'llm' && !modelPath) || (contextSize !== undefined && !(Number.isInteger(contextSize) && contextSize >= 512))) {
+  console.error(`--analyser is builtin or llm (llm needs --model FILE.gguf or LLM_MODEL), --sets all or judges, --context-size a whole number of tokens ≥ 512\n${usage}`);
+  process.exit(2);
+}
+/** The calls analysed: all, or the judge sets' only (`--sets judges`). */
+const analysisCalls = options.sets === 'judges' ? evaluationCalls.filter(isJudgeCall) : evaluationCalls;
 /**
  * Held-out calls (`everyday` `round8` to `round12`) are reported by their figures only: their names, items and
  * headlines are printed with `--show-held-out`, which whoever changes the analyser must not use
@@ -89,14 +130,14 @@ const asJson = process.argv.slice(2).includes('--json');
  * round 4, the round 3 `unseen` set in round 5, the round 4 set in round 6, the round 5 set in
  * round 7, the round 6 set in round 8 and the round 7 set in round 9; they are printed like the tuning calls.
  */
-const showHeldOut = process.argv.slice(2).includes('--show-held-out');
+const showHeldOut = options['show-held-out'];
 /** The judges (`judgeSets` of ./evaluation/analysisCalls.ts) are hidden in the report; the targets are judged on them. */
 const isHidden = (call: AnalysisCall) => !showHeldOut && isJudgeCall(call);
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 const callIdOf = (index: number) => `00000000-0000-4000-8000-${(index + 1).toString(16).padStart(12, '0')}`;
 
-async function evaluate(call: AnalysisCall, index: number, analyser: ReturnType<typeof createBuiltinAnalyser>): Promise<CallResult> {
+async function evaluate(call: AnalysisCall, index: number, analyser: Analyser): Promise<CallResult> {
   const recordedAt = Date.parse(call.recordedAt);
   const metadata = call.input.metadata ?? {};
   const userDisplayName = call.input.user?.displayName;
@@ -108,10 +149,15 @@ async function evaluate(call: AnalysisCall, index: number, analyser: ReturnType<
     transcript.speakers.some((speaker) => speaker.sourceSpeakerId === sourceId && speaker.role === role));
   const agreement = (expected: string | undefined, got: string | null | undefined) =>
     expected === undefined ? undefined : { expected, got: got ?? null, right: got === expected };
+  const callSeconds = Math.max(...call.input.segments.map(({ endSeconds }) => endSeconds));
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
   try {
     const analysed = await analyseCall({ transcript, metadata, recordedAt, timeZone: call.timeZone }, analyser, inProcessStageContext());
     const extracted: ExtractedActionItem[] = analysed.actionItems;
     return {
+      seconds: seconds(),
+      callSeconds,
       name: call.name,
       schemaValid: Value.Check(AnalysisSchema, analysed.analysis),
       speakerRolesRight,
@@ -130,6 +176,8 @@ async function evaluate(call: AnalysisCall, index: number, analyser: ReturnType<
     };
   } catch (error) {
     return {
+      seconds: seconds(),
+      callSeconds,
       name: call.name,
       error: (error as Error).stack ?? String(error),
       schemaValid: false,
@@ -182,7 +230,10 @@ function countByKind(violations: readonly Violation[]): string {
   return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([kind, count]) => `${kind} ${count}`).join(', ');
 }
 
-const analyser = createBuiltinAnalyser();
+const analyser: Analyser = options.analyser === 'llm'
+  ? createLlmAnalyser({ modelPath: modelPath!, gpu: false, ...(contextSize !== undefined ? { contextSize } : {}) })
+  : createBuiltinAnalyser();
+const analyserName = options.analyser === 'llm' ? `language-model analyser, ${modelPath!.split(/[\\/]/).at(-1)}` : 'built-in analyser';
 const results: CallResult[] = [];
 /**
  * The dialogue batteries, in the order they are printed: `key` names their figures in `--json`;
@@ -198,7 +249,7 @@ const batteries: ReadonlyArray<{ key: string; title: string; dialogues: readonly
 const batteryScores = new Map<string, DialogueScore[]>();
 try {
   for (const [index, call] of analysisCalls.entries()) results.push(await evaluate(call, index, analyser));
-  for (const battery of batteries) {
+  for (const battery of options.sets === 'judges' ? [] : batteries) {
     const scores: DialogueScore[] = [];
     for (const dialogue of battery.dialogues) {
       const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());
@@ -306,7 +357,10 @@ if (asJson) {
       targetsMet: schemaMet && groundingMet,
     },
     subsets: Object.fromEntries(subsets.map((subset) => [subset.key, totalsOf(subset.results)])),
-    ...Object.fromEntries(batteries.map((battery) => [battery.key, batteryFigures(batteryScores.get(battery.key) ?? [])])),
+    ...Object.fromEntries(batteries.filter((battery) => batteryScores.has(battery.key)).map((battery) => [battery.key, batteryFigures(batteryScores.get(battery.key)!)])),
+    analyser: analyserName,
+    timing: timingOf(results),
+    peakResidentMegabytes: Math.round(process.resourceUsage().maxRSS / 1024),
     calls: results.map((result, index) => {
       const figures = {
         schemaValid: result.schemaValid,
@@ -336,7 +390,7 @@ if (asJson) {
     }),
   }, null, 2));
 } else {
-  console.log(`Scripted calls: ${results.length} (built-in analyser)`);
+  console.log(`Scripted calls: ${results.length} (${analyserName})`);
   console.log('Per expected item: keywords, intent, owner, due date ← extracted title.  ✓ right  ~ matched, with what was wrong  ✗ missing  + extra\n');
   for (const [index, result] of results.entries()) {
     const call = analysisCalls[index]!;
@@ -371,7 +425,7 @@ if (asJson) {
 
   printTotals('Totals', results);
   for (const subset of subsets) printTotals(`Totals, ${subset.title}: ${subset.results.length}`, subset.results);
-  for (const battery of batteries) printBattery(battery.title, batteryScores.get(battery.key) ?? [], !battery.heldOut || showHeldOut);
+  for (const battery of batteries) if (batteryScores.has(battery.key)) printBattery(battery.title, batteryScores.get(battery.key)!, !battery.heldOut || showHeldOut);
   for (const subset of untuned) {
     const untunedTotals = totalsOf(subset.results);
     const met = (ok: boolean) => (ok ? 'MET' : 'NOT MET');
@@ -440,6 +494,29 @@ function printTotals(title: string, subset: readonly CallResult[]): void {
   console.log(`  speaker roles right     ${percent(totals.speakerRolesRight, totals.calls)}   (resolution, which the expected owners rest on)`);
   console.log(`  schema valid            ${percent(totals.schemaValid, totals.calls)}   (must be 100 %${totals.errors > 0 ? `; ${totals.errors} calls threw` : ''}): ${schemaMet ? 'MET' : 'NOT MET'}`);
   console.log(`  grounding violations    ${totals.violationsBefore} before the filter${byKind ? ` (${byKind})` : ''}, ${totals.violationsAfter} after (must be 0): ${groundingMet ? 'MET' : 'NOT MET'}`);
+  const timing = timingOf(subset);
+  if (timing.calls > 0) {
+    console.log(`  time                    ${timing.medianSeconds.toFixed(2)} s per call (median), ${timing.secondsPer10Minutes.toFixed(1)} s per 10 minutes of call, over ${timing.calls} calls${timing.firstCallSeconds === undefined ? '' : ` (the first call, ${timing.firstCallSeconds.toFixed(1)} s with the model's loading, apart)`}`);
+  }
 }
 
+/**
+ * How long the analyses took: the median call and the seconds per 10 minutes of call (all
+ * analysis seconds over all call seconds), leaving out the run's first call, which also loads
+ * the model (its seconds are given apart when it is among `subset`).
+ */
+function timingOf(subset: readonly CallResult[]) {
+  const first = results[0];
+  const timed = subset.filter((result) => result !== first);
+  const sorted = timed.map((result) => result.seconds).sort((a, b) => a - b);
+  const sum = (pick: (result: CallResult) => number) => timed.reduce((total, result) => total + pick(result), 0);
+  return {
+    calls: timed.length,
+    medianSeconds: sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!,
+    secondsPer10Minutes: sum((result) => result.callSeconds) === 0 ? 0 : (600 * sum((result) => result.seconds)) / sum((result) => result.callSeconds),
+    firstCallSeconds: first && subset.includes(first) ? first.seconds : undefined,
+  };
+}
+
+if (!asJson) console.log(`\nPeak resident memory of the run: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (${analyserName})`);
 process.exitCode = schemaMet && groundingMet ? 0 : 1;
