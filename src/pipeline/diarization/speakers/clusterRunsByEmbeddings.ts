@@ -110,7 +110,9 @@ const SHORT_PIECE_SECONDS = 1;
  * Each piece's cluster: the pieces clustered; then a cluster made only of short pieces
  * ({@link SHORT_PIECE_SECONDS}) is dissolved, each piece joining the cluster whose centroid is
  * nearest among the others that hold a long piece and no piece told apart from it (unless
- * nearly the same voice, as {@link TOLD_APART_OVERRULED}); a piece with no such cluster stays.
+ * nearly the same voice, as {@link TOLD_APART_OVERRULED}); a piece with no such cluster stays
+ * (and joins the most alike voice in {@link foldStranded} should its cluster keep less than a
+ * speaker needs).
  * @returns shape: (pieces)
  */
 function clusterPieces(runs: readonly SpeakerRun[], pieces: readonly EmbeddedPiece[], options: RunClusteringOptions): number[] {
@@ -201,8 +203,9 @@ export function foldSplinters(
 }
 
 /**
- * After the splinters went back, a cluster left with less than `minSeconds` of speech (pieces the
- * splinter fold could not place: every other cluster holds a piece told apart from them) joins
+ * After the short words were dissolved and the splinters went back, a cluster left with less than
+ * `minSeconds` of speech (pieces neither could place: every other cluster holds a piece told
+ * apart from them) joins
  * the cluster of at least `minSeconds` whose centroid is most similar, as the clustering folds its
  * small clusters: a speaker needs `minSpeakerSeconds`, told apart or not (the three real voices of
  * eval:diarization: half a second of speaker 1, told apart within a window from their own
