@@ -42,6 +42,7 @@
  * Exits 1 when schema validity is below 100 % or any grounding violation survives the filter.
  * With `--json`, prints the figures as one JSON object instead of the report.
  */
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Value } from 'typebox/value';
 import { AnalysisSchema } from '../src/domain/analysis/analysisSchema.js';
@@ -237,7 +238,7 @@ function countByKind(violations: readonly Violation[]): string {
 const analyser: Analyser = options.analyser === 'llm'
   ? createLlmAnalyser({ modelPath: modelPath!, gpu: false, ...(contextSize !== undefined ? { contextSize } : {}) })
   : createBuiltinAnalyser();
-const analyserName = options.analyser === 'llm' ? `language-model analyser, ${modelPath!.split(/[\\/]/).at(-1)}` : 'built-in analyser';
+const analyserName = options.analyser === 'llm' ? `language-model analyser, ${basename(modelPath!)}` : 'built-in analyser';
 const results: CallResult[] = [];
 /** The built-in analyser's results on the same calls (the model modes' targets are relative to them); `results` themselves with `--analyser builtin`. */
 const baselineResults: CallResult[] = [];

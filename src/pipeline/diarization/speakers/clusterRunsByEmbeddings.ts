@@ -89,8 +89,14 @@ export async function clusterRunsByEmbeddings(
   const overlappedVectors = new Map(embedded.filter((piece) => !withSolo.has(piece.run)).map((piece) => [piece.run, piece.vector]));
   if (pieces.length === 0) return { runs: [...runs], pieces };
   const labels = clusterPieces(runs, pieces, options);
+  const minSpeakers = options.minSpeakers ?? 1;
   const folded = options.speakerCount === undefined
-    ? foldStranded(pieces, foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, options.minSpeakers ?? 1, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!)), options.minSpeakerSeconds, options.minSpeakers ?? 1)
+    ? foldStranded(
+      pieces,
+      foldSplinters(runs, pieces, labels, SPLINTER_SECONDS, minSpeakers, (first, second) => toldApart(runs, pieces[first]!, pieces[second]!)),
+      options.minSpeakerSeconds,
+      minSpeakers,
+    )
     : labels;
   // Speakers heard only over others are added up to the count or the most the caller gave.
   const mostSpeakers = options.speakerCount ?? options.maxSpeakers ?? Number.POSITIVE_INFINITY;
@@ -205,11 +211,10 @@ export function foldSplinters(
 /**
  * After the short words were dissolved and the splinters went back, a cluster left with less than
  * `minSeconds` of speech (pieces neither could place: every other cluster holds a piece told
- * apart from them) joins
- * the cluster of at least `minSeconds` whose centroid is most similar, as the clustering folds its
- * small clusters: a speaker needs `minSpeakerSeconds`, told apart or not (the three real voices of
- * eval:diarization: half a second of speaker 1, told apart within a window from their own
- * second recording, was a fourth speaker). Never below `minSpeakers` clusters.
+ * apart from them) joins the cluster of at least `minSeconds` whose centroid is most similar, as
+ * the clustering folds its small clusters: a speaker needs `minSpeakerSeconds`, told apart or not
+ * (the three real voices of eval:diarization: half a second of speaker 1, told apart within a
+ * window from their own second recording, was a fourth speaker). Never below `minSpeakers` clusters.
  * @param labels shape: (pieces), cluster of each piece
  * @returns shape: (pieces), cluster of each piece
  */
