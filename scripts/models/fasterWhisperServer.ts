@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { freeLoopbackPort } from '../../src/infrastructure/processes/freeLoopbackPort.js';
 import { requirePythonReference } from './pythonReference.js';
+import { startPythonServer } from './startPythonServer.js';
 
 /**
  * faster-whisper-server (PyPI, 0.0.3, andyjjrt's; not speaches, once also called
@@ -26,18 +24,12 @@ export interface FasterWhisperServerOptions {
 export interface FasterWhisperServer {
   /** `http://127.0.0.1:<port>/v1/audio/transcriptions`: the `TRANSCRIPTION_URL` to give the `openai` provider. */
   url: string;
-  /** Stops the server (SIGTERM, then SIGKILL after {@link stopGraceMs}) and removes its configuration file. */
+  /** Stops the server (SIGTERM, then SIGKILL: `startPythonServer`) and removes its configuration file. */
   stop(): Promise<void>;
 }
 
 /** Longest wait for `/health` after the start (Python imports faster-whisper, CTranslate2 and FastAPI first: ~5 s on 2 idle cores), ms. */
 const startTimeoutMs = 90_000;
-/** Wait between `/health` probes while it starts, ms. */
-const probeIntervalMs = 200;
-/** How long the server has to exit after SIGTERM before it is killed, ms. */
-const stopGraceMs = 5000;
-/** The server's last output lines quoted when it fails to start. */
-const quotedLines = 12;
 
 /**
  * The name the model is served under. The server reads the model from the form field
@@ -62,7 +54,6 @@ const servedModelName = 'whisper-1';
  */
 export async function startFasterWhisperServer(options: FasterWhisperServerOptions): Promise<FasterWhisperServer> {
   const python = await requirePythonReference();
-  const port = await freeLoopbackPort();
   const configDirectory = await mkdtemp(join(tmpdir(), 'callscope-faster-whisper-server-'));
   const configPath = join(configDirectory, 'models.yaml');
   // JSON is YAML: no hand-made quoting of the model's path.
@@ -73,48 +64,14 @@ export async function startFasterWhisperServer(options: FasterWhisperServerOptio
       model_options: { device: 'cpu', compute_type: 'float32', cpu_threads: options.threads ?? availableParallelism() },
     }],
   }));
-
-  const child = spawn(python, ['-m', 'faster_whisper_server', '--config', configPath, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'info'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PYTHONUNBUFFERED: '1', HF_HUB_OFFLINE: '1' },
+  const server = await startPythonServer({
+    name: 'faster-whisper-server',
+    python,
+    args: (port) => ['-m', 'faster_whisper_server', '--config', configPath, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'info'],
+    readyPath: '/health',
+    startTimeoutMs,
+    ...(options.log ? { log: options.log } : {}),
+    cleanUp: () => rm(configDirectory, { recursive: true, force: true }),
   });
-  let lastLines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
-      lastLines = [...lastLines.slice(1 - quotedLines), line];
-      options.log?.(line);
-    });
-  }
-  let spawnError: Error | undefined;
-  child.once('error', (error) => { spawnError = error; });
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null && !spawnError) {
-      child.kill('SIGTERM');
-      const late = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
-      await exited;
-      clearTimeout(late);
-    }
-    process.removeListener('exit', killOnExit);
-    await rm(configDirectory, { recursive: true, force: true });
-  };
-  const failure = async (reason: string) => {
-    await stop();
-    return new Error(`faster-whisper-server ${reason}; its last lines:\n    ${lastLines.join('\n    ') || '(none)'}`);
-  };
-
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + startTimeoutMs;
-  for (;;) {
-    if (spawnError) throw await failure(`could not be started with ${python} (${spawnError.message})`);
-    if (child.exitCode !== null || child.signalCode !== null) throw await failure(`exited while starting (${child.exitCode ?? child.signalCode})`);
-    const healthy = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) }).then((response) => response.ok, () => false);
-    if (healthy) break;
-    if (Date.now() > deadline) throw await failure(`did not answer ${baseUrl}/health within ${startTimeoutMs / 1000} s of its start`);
-    await new Promise((resolve) => setTimeout(resolve, probeIntervalMs));
-  }
-  return { url: `${baseUrl}/v1/audio/transcriptions`, stop };
+  return { url: `${server.baseUrl}/v1/audio/transcriptions`, stop: server.stop };
 }

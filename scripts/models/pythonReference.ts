@@ -1,4 +1,5 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileStats } from '../../src/infrastructure/models/ModelDigestCache.js';
@@ -20,6 +21,8 @@ export interface PythonEnvironment {
   holds: string;
   /** The `models:eval --only` id that makes it. */
   makeWith: string;
+  /** Environment variables for pip's install (a package compiled from source reads its build options there). Defaults to none. */
+  installEnv?: Record<string, string>;
 }
 
 /**
@@ -38,6 +41,18 @@ export const referenceEnvironment: PythonEnvironment = {
 export const voiceEncoderEnvironment: PythonEnvironment = {
   label: 'voice-encoder reference', folder: 'venv-voice-encoder', requirementsPath: fileURLToPath(new URL('./voiceEncoderRequirements.txt', import.meta.url)),
   holds: 'resemblyzer with torch (about 5 GB)', makeWith: 'voice-encoder-reference',
+};
+
+/**
+ * llama-cpp-python's OpenAI-compatible chat server, the `openai` language-model provider's real
+ * counterpart (scripts/models/chatServer.ts): PyPI has only its sources, so pip compiles
+ * llama.cpp (minutes on 2 cores); its own environment, so that the reference one stays quick.
+ */
+export const chatServerEnvironment: PythonEnvironment = {
+  label: 'chat server', folder: 'venv-chat-server', requirementsPath: fileURLToPath(new URL('./chatServerRequirements.txt', import.meta.url)),
+  holds: 'llama-cpp-python\'s server (compiled from source)', makeWith: 'chat-server',
+  // No multimodal (llava/mtmd) library: the server is only asked for text; every core compiles.
+  installEnv: { CMAKE_ARGS: '-DLLAVA_BUILD=OFF', CMAKE_BUILD_PARALLEL_LEVEL: String(availableParallelism()) },
 };
 
 /** Lines of pip's output quoted when it fails. */
@@ -72,12 +87,12 @@ export async function ensurePythonReference(directory: string, log: (line: strin
   await rm(venv, { recursive: true, force: true });
   await mkdir(directory, { recursive: true });
   log(`${label}: making ${environment.folder}/ with ${environment.holds} (pip)…`);
-  const steps: [string, string[]][] = [
+  const steps: [string, string[], Record<string, string>?][] = [
     ['python3', ['-m', 'venv', venv]],
-    [python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--progress-bar', 'off', '-r', environment.requirementsPath]],
+    [python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--progress-bar', 'off', '-r', environment.requirementsPath], environment.installEnv],
   ];
-  for (const [command, args] of steps) {
-    const { exitCode, output } = await runCommand(command, args);
+  for (const [command, args, env] of steps) {
+    const { exitCode, output } = await runCommand(command, args, env ? { env } : {});
     if (exitCode !== 0) {
       throw new PackageFetchError(label, `${label}: \`${command} ${args.join(' ')}\` failed (${exitCode === null ? 'could not start' : `exit ${exitCode}`}):\n    ${output.trim().split('\n').slice(-quotedPipLines).join('\n    ')}`);
     }

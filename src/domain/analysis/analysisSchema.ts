@@ -205,10 +205,10 @@ export type Phase = (typeof phases)[number];
 
 /** Which analyser made an analysis: stored with it as the artifact's `producer`. */
 export interface AnalysisProducer {
-  /** `builtin` (rules and lexicons, no model) or `llm` (node-llama-cpp). */
-  analyser: 'builtin' | 'llm';
+  /** `builtin` (rules and lexicons, no model), `llm` (a language model reads the call) or `hybrid` (the rules' analysis, checked and headlined by a language model). */
+  analyser: 'builtin' | 'llm' | 'hybrid';
   /** The analyser's own version, bumped when its output changes for the same input. */
   analyserVersion: string;
-  /** The GGUF file name (no path) for `llm`. */
+  /** The GGUF file name (no path), or the chat server's model name, for `llm` and `hybrid`. */
   model?: string;
 }

@@ -78,7 +78,7 @@ export interface ModelsCheckOptions extends InspectModelsOptions {
 
 /**
  * Model files are usable: DOWN while one that calls need is missing (the required ones, and the
- * language model with `ANALYSER=llm`; calls wait for it), any present one failed its
+ * language model with `ANALYSER=llm` or `hybrid`; calls wait for it), any present one failed its
  * integrity check (`checksum_mismatch`: every call would refuse it), or a stage could not load
  * the file as it is now (`load_failed`: an own or unpinned model is verified by nothing else;
  * held until the file changes or loads). Optional missing files, own models and unpinned ones

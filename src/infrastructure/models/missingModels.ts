@@ -22,7 +22,7 @@ export type NeededModelsConfig = Pick<Config, 'ANALYSER'> & Partial<Pick<Config,
 /**
  * The slots every call needs before it can start: the required ones (segmentation; whisper
  * unless a transcription server does that work, `TRANSCRIPTION_PROVIDER=openai`), plus the
- * language model when `ANALYSER=llm` asks for it explicitly and it runs here (`auto` falls back
+ * language model when `ANALYSER=llm` or `hybrid` asks for it explicitly and it runs here (`auto` falls back
  * to the built-in analyser without it; `LLM_PROVIDER=openai` asks the site's chat server).
  * Optional models (VAD, speaker embeddings) only improve a call.
  */
@@ -30,7 +30,7 @@ export function slotsNeededByCalls(config: NeededModelsConfig): ModelSlot[] {
   const transcribesHere = (config.TRANSCRIPTION_PROVIDER ?? 'local') === 'local';
   const analysesHere = (config.LLM_PROVIDER ?? 'local') === 'local';
   return modelSlots
-    .filter((info) => (info.required && (info.slot !== 'whisper' || transcribesHere)) || (info.slot === 'llm' && config.ANALYSER === 'llm' && analysesHere))
+    .filter((info) => (info.required && (info.slot !== 'whisper' || transcribesHere)) || (info.slot === 'llm' && (config.ANALYSER === 'llm' || config.ANALYSER === 'hybrid') && analysesHere))
     .map((info) => info.slot);
 }
 

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import type { GbnfJsonSchema, Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
+import type { GbnfJsonSchema, Llama, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
 import { modelDisplayName } from '../../../infrastructure/models/resolveModelPath.js';
 import { threadResources, type Disposable } from '../../../infrastructure/workers/WorkerResources.js';
 import { StageFailure } from '../../StageFailure.js';
@@ -52,6 +52,12 @@ export interface LlmGenerationRequest {
   userPrompt: string;
   /** The JSON Schema the answer is generated under (node-llama-cpp's JSON-schema grammar). */
   schema: JsonSchema;
+  /**
+   * A GBNF grammar the local model generates under instead of the schema's, for constraints a
+   * JSON-schema grammar cannot state (the hybrid headline's words: `headlineGrammar.ts`). The
+   * answer must still follow `schema`, which is what chat servers get. Defaults to none.
+   */
+  gbnf?: string;
   maxOutputTokens: number;
 }
 
@@ -72,6 +78,11 @@ interface ContextSlot {
  * (temperature 0: the same transcript gives the same analysis), each in a fresh chat session on
  * the context's single sequence; node-llama-cpp reuses the evaluated prefix the prompts share
  * (the system prompt).
+ *
+ * A model whose GGUF carries no chat template (a base model, such as the Gemma 3 270M file of
+ * the evaluation) is not asked through a chat format it was never trained on: it continues a
+ * plain document instead ({@link basePrompt}), the instructions, the request and an answer cue,
+ * under the same grammar.
  */
 export class LlmRuntime implements Disposable {
   private readonly contexts = new Map<string, Promise<ContextSlot>>();
@@ -125,10 +136,18 @@ export class LlmRuntime implements Disposable {
     await this.llama.dispose();
   }
 
+  /** Whether the model's GGUF carries a chat template (an instruction-tuned model): else it is prompted as a base model. */
+  private get chatTuned(): boolean {
+    return typeof this.model.fileInfo.metadata?.tokenizer?.chat_template === 'string';
+  }
+
   private async generateNow(request: LlmGenerationRequest): Promise<LlmGeneration> {
     const { context, sequence } = await this.contextSlot(request.contextSize, request.threads);
     // A grammar that cannot be built is a bug in the generation schema, not a runtime hiccup: it propagates as is.
-    const grammar = await this.llama.createGrammarForJsonSchema<GbnfJsonSchema>(request.schema as GbnfJsonSchema);
+    const grammar = request.gbnf === undefined
+      ? await this.llama.createGrammarForJsonSchema<GbnfJsonSchema>(request.schema as GbnfJsonSchema)
+      : await this.llama.createGrammar({ grammar: request.gbnf });
+    if (!this.chatTuned) return this.complete(request, context, sequence, grammar);
     const session = new this.runtime.LlamaChatSession({ contextSequence: sequence, systemPrompt: request.systemPrompt, autoDisposeSequence: false });
     try {
       const { contextText } = session.chatWrapper.generateContextState({
@@ -148,6 +167,28 @@ export class LlmRuntime implements Disposable {
       throw new StageFailure('transient', 'The language model failed while analysing the call.', { cause: error });
     } finally {
       session.dispose({ disposeSequence: false });
+    }
+  }
+
+  /** A base model's generation: the plain document {@link basePrompt} continued under the grammar. */
+  private async complete(request: LlmGenerationRequest, context: LlamaContext, sequence: LlamaContextSequence, grammar: LlamaGrammar): Promise<LlmGeneration> {
+    const prompt = basePrompt(request);
+    const promptTokens = this.model.tokenize(prompt).length + 1;
+    if (promptTokens + request.maxOutputTokens > context.contextSize) return { kind: 'too_long', promptTokens, contextSize: context.contextSize };
+    const completion = new this.runtime.LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+    try {
+      const answer = await completion.generateCompletionWithMeta(prompt, { grammar, maxTokens: request.maxOutputTokens, temperature: 0 });
+      return {
+        kind: 'answered',
+        text: answer.response,
+        cutOff: answer.metadata.stopReason === 'maxTokens',
+        promptTokens,
+        answerTokens: this.model.tokenize(answer.response).length,
+      };
+    } catch (error) {
+      throw new StageFailure('transient', 'The language model failed while analysing the call.', { cause: error });
+    } finally {
+      completion.dispose({ disposeSequence: false });
     }
   }
 
@@ -172,4 +213,13 @@ export class LlmRuntime implements Disposable {
 /** The current worker thread's runtime for the model at `settings.modelPath`, loaded on first use. */
 export function loadLlmRuntime(settings: LlmModelSettings): Promise<LlmRuntime> {
   return threadResources.get(`llm:${settings.modelPath}`, () => LlmRuntime.load(settings));
+}
+
+/**
+ * How a base model is asked: a document it can only continue with the answer. The instructions
+ * and the request, then a cue naming what follows; the grammar makes the continuation the JSON
+ * answer, and the cue's "JSON" tells the model early that it is one.
+ */
+export function basePrompt(request: Pick<LlmGenerationRequest, 'systemPrompt' | 'userPrompt'>): string {
+  return `${request.systemPrompt}\n\n${request.userPrompt}\n\nAnswer (JSON):\n`;
 }

@@ -68,10 +68,30 @@ const minimumLineBudget = 64;
  */
 export function createLlmAnalyser(options: LlmAnalyserOptions): Analyser {
   const settings = chunkSettingsOf(options);
+  const generator = localChunkGenerator(options, settings.contextSize);
+  return { analyse: (input, context) => analyse(input, context, settings, generator) };
+}
+
+/**
+ * The same analyser with the site's chat server answering each chunk ({@link requestChatCompletion}):
+ * the same prompts, schema, chunking (by `contextSize`, the server's context window), repair
+ * and merging. The server's model name is recorded as the producer's model.
+ */
+export function createServerLlmAnalyser(options: ServerLlmAnalyserOptions): Analyser {
+  const settings = chunkSettingsOf(options);
+  const generator = serverChunkGenerator(options.server);
+  return { analyse: (input, context) => analyse(input, context, settings, generator) };
+}
+
+/**
+ * The local model as a {@link ChunkGenerator}: each request answered on the worker pool by the
+ * GGUF file's model (loaded once per worker thread), in a context of `contextSize` tokens.
+ */
+export function localChunkGenerator(options: Pick<LlmAnalyserOptions, 'modelPath' | 'gpu' | 'threads'>, contextSize: number): ChunkGenerator {
   const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
   const gpu = options.gpu ?? 'auto';
   const model = { path: options.modelPath, unusable: [llmModelUnusable(modelDisplayName(options.modelPath))] };
-  const generator: ChunkGenerator = {
+  return {
     modelName: basename(options.modelPath),
     prepare: async () => {
       try {
@@ -83,24 +103,14 @@ export function createLlmAnalyser(options: LlmAnalyserOptions): Analyser {
     },
     // Readiness reports a model no call can load (an own model is verified by nothing else), until it changes or loads.
     generate: (request, context) => whileLoadingModels([model], () => context.runInWorker('llmAnalyseChunk', {
-      model: { modelPath: options.modelPath, gpu }, contextSize: settings.contextSize, threads, ...request,
+      model: { modelPath: options.modelPath, gpu }, contextSize, threads, ...request,
     })),
   };
-  return { analyse: (input, context) => analyse(input, context, settings, generator) };
 }
 
-/**
- * The same analyser with the site's chat server answering each chunk ({@link requestChatCompletion}):
- * the same prompts, schema, chunking (by `contextSize`, the server's context window), repair
- * and merging. The server's model name is recorded as the producer's model.
- */
-export function createServerLlmAnalyser(options: ServerLlmAnalyserOptions): Analyser {
-  const settings = chunkSettingsOf(options);
-  const generator: ChunkGenerator = {
-    modelName: options.server.modelName,
-    generate: (request, context) => requestChatCompletion(options.server, request, context.signal),
-  };
-  return { analyse: (input, context) => analyse(input, context, settings, generator) };
+/** The site's chat server as a {@link ChunkGenerator}; its model name is the producer's model. */
+export function serverChunkGenerator(server: ChatServerOptions): ChunkGenerator {
+  return { modelName: server.modelName, generate: (request, context) => requestChatCompletion(server, request, context.signal) };
 }
 
 /** How a transcript is cut and answered, whoever answers. */
@@ -118,7 +128,7 @@ function chunkSettingsOf(options: Pick<LlmAnalyserOptions, 'contextSize' | 'maxO
 }
 
 /** Answers one chunk's prompts under its schema: the local model on the worker pool, or the site's chat server. */
-interface ChunkGenerator {
+export interface ChunkGenerator {
   /** Recorded as the analysis producer's `model` (a file or model name, never a path). */
   modelName: string;
   /** Checks before the first chunk that the model can be used (the local file is there and intact). */
