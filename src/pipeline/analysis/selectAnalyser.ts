@@ -44,6 +44,8 @@ export function selectAnalyser(
       ? createServerHybridAnalyser({ contextSize: config.LLM_CONTEXT_SIZE, server, ...(hybridDecides ? { decides: hybridDecides } : {}) })
       : createServerLlmAnalyser({ contextSize: config.LLM_CONTEXT_SIZE, server });
   }
-  const local = { modelPath, contextSize: config.LLM_CONTEXT_SIZE, gpu: config.GPU === 'off' ? false as const : 'auto' as const };
+  const local = {
+    modelPath, contextSize: config.LLM_CONTEXT_SIZE, gpu: config.GPU === 'off' ? false as const : 'auto' as const, timeoutMs: config.LLM_TIMEOUT_SECONDS * 1000,
+  };
   return mode === 'hybrid' ? createHybridAnalyser({ ...local, ...(hybridDecides ? { decides: hybridDecides } : {}) }) : createLlmAnalyser(local);
 }

@@ -31,7 +31,7 @@ interface HybridSettings {
 }
 
 /** Options of the hybrid analyser: the local model's (`LLM_PROVIDER=local`). */
-export type HybridAnalyserOptions = Pick<LlmAnalyserOptions, 'modelPath' | 'contextSize' | 'gpu' | 'threads'> & HybridSettings;
+export type HybridAnalyserOptions = Pick<LlmAnalyserOptions, 'modelPath' | 'contextSize' | 'gpu' | 'threads' | 'timeoutMs'> & HybridSettings;
 
 /** The rules' action items the model checks, at most: a long call's tail keeps the rules' verdict (and a warning). */
 const maxCheckedItems = 20;

@@ -59,10 +59,12 @@ export interface LlmGenerationRequest {
    */
   gbnf?: string;
   maxOutputTokens: number;
+  /** Longest the generation may run, ms: it stops there and what it wrote is read as cut off. Defaults to no limit. */
+  timeoutMs?: number;
 }
 
 export type LlmGeneration =
-  /** `cutOff`: the answer reached `maxOutputTokens` and its JSON is incomplete. */
+  /** `cutOff`: the answer reached `maxOutputTokens` (or the time limit) and its JSON is incomplete. */
   | { kind: 'answered'; text: string; cutOff: boolean; promptTokens: number; answerTokens: number }
   /** The prompt and the answer's token budget do not fit the context: nothing was generated. */
   | { kind: 'too_long'; promptTokens: number; contextSize: number };
@@ -155,11 +157,11 @@ export class LlmRuntime implements Disposable {
       });
       const promptTokens = contextText.tokenize(this.model.tokenizer).length;
       if (promptTokens + request.maxOutputTokens > context.contextSize) return { kind: 'too_long', promptTokens, contextSize: context.contextSize };
-      const answer = await session.promptWithMeta(request.userPrompt, { grammar, maxTokens: request.maxOutputTokens, temperature: 0 });
+      const answer = await session.promptWithMeta(request.userPrompt, { grammar, maxTokens: request.maxOutputTokens, temperature: 0, ...timeLimit(request) });
       return {
         kind: 'answered',
         text: answer.responseText,
-        cutOff: answer.stopReason === 'maxTokens',
+        cutOff: answer.stopReason === 'maxTokens' || answer.stopReason === 'abort',
         promptTokens,
         answerTokens: this.model.tokenize(answer.responseText).length,
       };
@@ -177,11 +179,11 @@ export class LlmRuntime implements Disposable {
     if (promptTokens + request.maxOutputTokens > context.contextSize) return { kind: 'too_long', promptTokens, contextSize: context.contextSize };
     const completion = new this.runtime.LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
     try {
-      const answer = await completion.generateCompletionWithMeta(prompt, { grammar, maxTokens: request.maxOutputTokens, temperature: 0 });
+      const answer = await completion.generateCompletionWithMeta(prompt, { grammar, maxTokens: request.maxOutputTokens, temperature: 0, ...timeLimit(request) });
       return {
         kind: 'answered',
         text: answer.response,
-        cutOff: answer.metadata.stopReason === 'maxTokens',
+        cutOff: answer.metadata.stopReason === 'maxTokens' || answer.metadata.stopReason === 'abort',
         promptTokens,
         answerTokens: this.model.tokenize(answer.response).length,
       };
@@ -213,6 +215,11 @@ export class LlmRuntime implements Disposable {
 /** The current worker thread's runtime for the model at `settings.modelPath`, loaded on first use. */
 export function loadLlmRuntime(settings: LlmModelSettings): Promise<LlmRuntime> {
   return threadResources.get(`llm:${settings.modelPath}`, () => LlmRuntime.load(settings));
+}
+
+/** node-llama-cpp's options that stop a generation at the request's time limit, keeping what it wrote. */
+function timeLimit(request: Pick<LlmGenerationRequest, 'timeoutMs'>): { signal?: AbortSignal; stopOnAbortSignal?: boolean } {
+  return request.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(request.timeoutMs), stopOnAbortSignal: true };
 }
 
 /**

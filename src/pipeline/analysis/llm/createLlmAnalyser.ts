@@ -32,6 +32,8 @@ export interface LlmAnalyserOptions {
   threads?: number;
   /** Bounds on each chunk's answer (texts, list sizes, citations). Defaults to {@link defaultGenerationLimits}. */
   limits?: Partial<GenerationLimits>;
+  /** Longest one generation (one chunk's answer, one hybrid question) may run, ms; it stops there and is read as cut off. Defaults to no limit. */
+  timeoutMs?: number;
 }
 
 /** The site's own chat server instead of a local model (`LLM_PROVIDER=openai`). */
@@ -87,7 +89,7 @@ export function createServerLlmAnalyser(options: ServerLlmAnalyserOptions): Anal
  * The local model as a {@link ChunkGenerator}: each request answered on the worker pool by the
  * GGUF file's model (loaded once per worker thread), in a context of `contextSize` tokens.
  */
-export function localChunkGenerator(options: Pick<LlmAnalyserOptions, 'modelPath' | 'gpu' | 'threads'>, contextSize: number): ChunkGenerator {
+export function localChunkGenerator(options: Pick<LlmAnalyserOptions, 'modelPath' | 'gpu' | 'threads' | 'timeoutMs'>, contextSize: number): ChunkGenerator {
   const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
   const gpu = options.gpu ?? 'auto';
   const model = { path: options.modelPath, unusable: [llmModelUnusable(modelDisplayName(options.modelPath))] };
@@ -104,6 +106,7 @@ export function localChunkGenerator(options: Pick<LlmAnalyserOptions, 'modelPath
     // Readiness reports a model no call can load (an own model is verified by nothing else), until it changes or loads.
     generate: (request, context) => whileLoadingModels([model], () => context.runInWorker('llmAnalyseChunk', {
       model: { modelPath: options.modelPath, gpu }, contextSize, threads, ...request,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     })),
   };
 }

@@ -83,4 +83,16 @@ describe('createLlmAnalyser with a real GGUF model (tiny random Llama-2)', () =>
     expect(output).toMatchObject({ kind: 'too_long', contextSize: 512 });
     expect(output.promptTokens).toBeGreaterThan(312);
   });
+
+  test('stops a generation at its time limit and returns what it wrote, marked cut off (LLM_TIMEOUT_SECONDS on this box)', async () => {
+    const request = {
+      model: { modelPath: tinyRandomLlm, gpu: false as const }, contextSize: 2048, threads: 1,
+      systemPrompt: 'Answer in JSON.', userPrompt: 'Describe the call.', schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, maxOutputTokens: 1500,
+    };
+    const unlimited = await workerTaskImplementations.llmAnalyseChunk(request);
+    const limited = await workerTaskImplementations.llmAnalyseChunk({ ...request, timeoutMs: 50 });
+    expect(limited).toMatchObject({ kind: 'answered', cutOff: true });
+    if (limited.kind !== 'answered' || unlimited.kind !== 'answered') throw new Error('both answer');
+    expect(limited.answerTokens).toBeLessThan(unlimited.answerTokens);
+  });
 });
