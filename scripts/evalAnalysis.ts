@@ -1,16 +1,25 @@
 /**
- * `npm run eval:analysis [-- --analyser builtin|llm] [--model FILE.gguf] [--context-size N] [--sets all|judges|tuning] [--limit N] [--json]`:
+ * `npm run eval:analysis [-- --analyser builtin|llm|hybrid] [--model FILE.gguf] [--provider local|openai] [--decides …] [--context-size N] [--sets all|judges|tuning] [--per-set N] [--limit N] [--json]`:
  * call analysis (an analyser, grounding and action-item reconciliation) on the scripted calls of
  * scripts/evaluation/analysisCalls.ts.
  *
  * Each call goes the way `callscope analyze-transcript` goes: `transcriptFromSegments` →
  * `resolveSpeakers` (user's display name and metadata) → `analyseCall` with the analyser
- * `--analyser` names (`builtin`, the default: `createBuiltinAnalyser()`; `llm`: the language-model
- * analyser on `--model`, else `LLM_MODEL`, with the product's defaults: a 4096-token context unless
- * `--context-size`, half the cores), in-process, "now" being the call's `recordedAt` in its time
- * zone. `--sets judges` analyses the judge sets' calls only and no dialogue battery (a slow
- * model's quick look at the figures the targets are judged on); `--limit N`, the first N of the
- * chosen calls (and then no battery either: a smoke run of a model). Each call's analysis is timed
+ * `--analyser` names, built as the service builds it (`selectAnalyser`): `builtin`, the default;
+ * `llm`, the language-model analyser, or `hybrid`, the rules checked and headlined by the model,
+ * on `--model`, else `LLM_MODEL`, with the product's defaults (a 4096-token context unless
+ * `--context-size`, half the cores, the CPU), in-process, "now" being the call's `recordedAt` in
+ * its time zone. `--provider openai` serves the model from llama-cpp-python's OpenAI-compatible
+ * server instead (scripts/models/chatServer.ts; `LLM_PROVIDER=openai`). `--decides` (hybrid
+ * only; comma-separated `actions`, `intents`, `headline`) tries another split between rules and
+ * model than the product's. A model mode also runs the built-in analyser on the same calls: its
+ * targets are relative to it.
+ *
+ * Which calls: `--sets judges`, the judge sets' calls and the dialogue batteries' held-out
+ * halves (everything held out); `--sets tuning`, the other calls and the batteries' tuning halves
+ * (where a split or prompt is chosen); `all`, the default, both. `--per-set N`, the first N of
+ * each set and battery (a slow model's sample of every set); `--limit N`, the first N of the
+ * chosen calls and no battery (a smoke run). Each call's analysis is timed
  * (wall clock, with the model already loaded by the first call, which is timed apart), and the
  * process's peak resident memory is printed.
  * Then (see scripts/evaluation/analysisScoring.ts):
@@ -298,7 +307,8 @@ try {
   } else {
     baselineResults.push(...results);
   }
-  for (const battery of options.sets === 'judges' || limit !== undefined ? [] : batteries.filter((battery) => options.sets === 'all' || !battery.heldOut)) {
+  // The batteries' held-out halves go with the judges, their tuning halves with the tuning sets.
+  for (const battery of limit !== undefined ? [] : batteries.filter((battery) => options.sets === 'all' || battery.heldOut === (options.sets === 'judges'))) {
     const scores: DialogueScore[] = [];
     for (const dialogue of battery.dialogues.slice(0, perSet)) {
       const analysed = await analyseCall(callOf(dialogue.turns), analyser, inProcessStageContext());

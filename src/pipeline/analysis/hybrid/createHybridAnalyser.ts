@@ -162,7 +162,7 @@ async function writeHeadline(input: AnalysisInput, proposed: Analysis, contextSi
   const vocabulary = headlineVocabulary(ownWordsOf(input, proposed));
   const generation = await ask({
     systemPrompt: headlineSystemPrompt,
-    userPrompt: headlinePrompt(participants, fits ? { lines } : { digest: fitted(digest, budget) }),
+    userPrompt: headlinePrompt(participants, fits ? { lines } : { digest: fitted(digest, budget) }, { title: proposed.suggestedTitle, summary: proposed.oneLineSummary }),
     schema: headlineJsonSchema(vocabulary),
     gbnf: headlineGbnf(vocabulary),
     maxOutputTokens: headlineOutputTokens,

@@ -16,6 +16,7 @@ export const itemCheckSystemPrompt = [
   'It is not an action item when it was refused or called off, was already done during the call, is only a question, a wish or a possibility, or is small talk.',
   'The intent says what kind of action it is: meeting (an appointment or meeting is arranged), email (an email will be sent), call (someone will phone),',
   'message (a text or chat message will be sent), reminder (someone is to be reminded at a time), task (anything else to do), none.',
+  'Keep the proposed intent unless the lines clearly say it is another.',
   'Answer with JSON: isAction (true or false) and intent.',
 ].join('\n');
 
@@ -40,7 +41,7 @@ export const itemCheckOutputTokens = 32;
  * what, by name), and the item as the rules stated it.
  */
 export function itemCheckPrompt(item: AnalysisActionItem, excerpt: readonly Segment[], ownerName: string | null): string {
-  const facts = [ownerName ? `owner ${ownerName}` : 'no owner', item.dueDate ? `due ${item.dueDate}` : 'no due date'].join(', ');
+  const facts = [`intent ${item.intent}`, ownerName ? `owner ${ownerName}` : 'no owner', item.dueDate ? `due ${item.dueDate}` : 'no due date'].join(', ');
   return [
     'From the call:',
     ...excerpt.map(plainLine),
@@ -54,7 +55,7 @@ export const headlineSystemPrompt = [
   'You write the headline of the notes on a phone call.',
   'The title is what a person writes at the top of their notes: a few words saying what the call was about and what it came to, for example "Repeat blood test booked for Tuesday 24".',
   'The summary is one sentence: who spoke with whom, about what, and the outcome.',
-  'Use the names from the call. Answer with JSON: title and summary.',
+  'You are given a draft; write them better, or keep what is good. Use the names from the call. Answer with JSON: title and summary.',
 ].join('\n');
 
 /** Tokens a headline answer needs: 10 + 28 words and the JSON around them. */
@@ -65,11 +66,17 @@ export const headlineOutputTokens = 160;
  * or, for a call too long for the context, the rules' digest of it (`digest`: its key points
  * and action items, one per line).
  */
-export function headlinePrompt(participants: readonly string[], content: { lines: readonly Segment[] } | { digest: readonly string[] }): string {
+export function headlinePrompt(
+  participants: readonly string[],
+  content: { lines: readonly Segment[] } | { digest: readonly string[] },
+  draft: { title: string | null; summary: string | null },
+): string {
   const body = 'lines' in content ? ['The call:', ...content.lines.map(plainLine)] : ['The call, in short:', ...content.digest.map((line) => `- ${line}`)];
   return [
     `On the call: ${participants.join(', ')}.`,
     ...body,
+    `Draft title: ${draft.title ?? '(none)'}`,
+    `Draft summary: ${draft.summary ?? '(none)'}`,
     'Write the title and the one-line summary.',
   ].join('\n');
 }

@@ -158,13 +158,7 @@ export class LlmRuntime implements Disposable {
       const promptTokens = contextText.tokenize(this.model.tokenizer).length;
       if (promptTokens + request.maxOutputTokens > context.contextSize) return { kind: 'too_long', promptTokens, contextSize: context.contextSize };
       const answer = await session.promptWithMeta(request.userPrompt, { grammar, maxTokens: request.maxOutputTokens, temperature: 0, ...timeLimit(request) });
-      return {
-        kind: 'answered',
-        text: answer.responseText,
-        cutOff: answer.stopReason === 'maxTokens' || answer.stopReason === 'abort',
-        promptTokens,
-        answerTokens: this.model.tokenize(answer.responseText).length,
-      };
+      return this.answered(answer.responseText, answer.stopReason, promptTokens);
     } catch (error) {
       throw new StageFailure('transient', 'The language model failed while analysing the call.', { cause: error });
     } finally {
@@ -175,23 +169,24 @@ export class LlmRuntime implements Disposable {
   /** A base model's generation: the plain document {@link basePrompt} continued under the grammar. */
   private async complete(request: LlmGenerationRequest, context: LlamaContext, sequence: LlamaContextSequence, grammar: LlamaGrammar): Promise<LlmGeneration> {
     const prompt = basePrompt(request);
+    // + 1: the beginning-of-sequence token the completion puts first.
     const promptTokens = this.model.tokenize(prompt).length + 1;
     if (promptTokens + request.maxOutputTokens > context.contextSize) return { kind: 'too_long', promptTokens, contextSize: context.contextSize };
     const completion = new this.runtime.LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
     try {
       const answer = await completion.generateCompletionWithMeta(prompt, { grammar, maxTokens: request.maxOutputTokens, temperature: 0, ...timeLimit(request) });
-      return {
-        kind: 'answered',
-        text: answer.response,
-        cutOff: answer.metadata.stopReason === 'maxTokens' || answer.metadata.stopReason === 'abort',
-        promptTokens,
-        answerTokens: this.model.tokenize(answer.response).length,
-      };
+      return this.answered(answer.response, answer.metadata.stopReason, promptTokens);
     } catch (error) {
       throw new StageFailure('transient', 'The language model failed while analysing the call.', { cause: error });
     } finally {
       completion.dispose({ disposeSequence: false });
     }
+  }
+
+  /** A generation's result; stopped by the token budget or the time limit (`abort`), its JSON is incomplete. */
+  private answered(text: string, stopReason: string, promptTokens: number): LlmGeneration {
+    const cutOff = stopReason === 'maxTokens' || stopReason === 'abort';
+    return { kind: 'answered', text, cutOff, promptTokens, answerTokens: this.model.tokenize(text).length };
   }
 
   /** The context (and its one sequence) of that size and thread count, created on first use; a failed creation is retried next time. */
