@@ -57,7 +57,7 @@ export async function prepareModelsAtStart({ config, downloads, log, terminal }:
   else if (terminal) terminal.write(`Models installed: ${snapshot.items.filter((item) => item.state === 'downloaded').map((item) => `${item.entry} → ${item.target}`).join(', ')}. Calls start now.\n`);
 }
 
-/** The recommended set of `callscope models fetch`, plus whatever else calls need (the language model with `ANALYSER=llm`). */
+/** The recommended set of `callscope models fetch`, plus whatever else calls need (the language model with `ANALYSER=llm` or `hybrid`). */
 export function slotsToFetch(config: NeededModelsConfig): ModelSlot[] {
   return [...new Set([...defaultFetchSlots, ...slotsNeededByCalls(config)])];
 }
