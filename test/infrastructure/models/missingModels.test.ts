@@ -33,6 +33,7 @@ describe('slotsNeededByCalls', () => {
     ['auto', ['segmentation', 'whisper']],
     ['builtin', ['segmentation', 'whisper']],
     ['llm', ['segmentation', 'whisper', 'llm']],
+    ['hybrid', ['segmentation', 'whisper', 'llm']],
   ] as const)('ANALYSER=%s needs %j', (analyser, slots) => {
     expect(slotsNeededByCalls({ ANALYSER: analyser })).toEqual(slots);
   });

@@ -63,6 +63,7 @@ test('slotsToFetch: the recommended set, plus the language model with ANALYSER=l
   expect(slotsToFetch({ ANALYSER: 'auto' })).toEqual([...defaultFetchSlots]);
   expect(slotsToFetch({ ANALYSER: 'builtin' })).toEqual([...defaultFetchSlots]);
   expect(slotsToFetch({ ANALYSER: 'llm' })).toEqual([...defaultFetchSlots, 'llm']);
+  expect(slotsToFetch({ ANALYSER: 'hybrid' })).toEqual([...defaultFetchSlots, 'llm']);
 });
 
 test('the lock file is kept out of the repository', () => {
