@@ -431,7 +431,9 @@ if (asJson) {
         ownerRight: result.score.ownerRight,
         dueDateRight: result.score.dueDateRight,
       };
-      if (isHidden(analysisCalls[index]!)) return { name: `held-out call ${index + 1}`, ...figures };
+      // A held-out call's surviving violations by kind and field only: their values may quote it.
+      const survivors = result.violationsAfter.map((violation) => ({ kind: violation.kind, path: violation.path }));
+      if (isHidden(analysisCalls[index]!)) return { name: `held-out call ${index + 1}`, ...figures, violationsAfter: survivors };
       return {
         name: result.name,
         ...(result.error ? { error: result.error.split('\n')[0] } : {}),

@@ -276,10 +276,25 @@ function removeFromIntentMetadata(root: Record<string, unknown>, path: readonly 
   }
 }
 
-/** The text without the sentences that contain `value`. */
+/**
+ * The text without the sentences that state `value`: every sentence that overlaps one of its
+ * occurrences. A value can run across a sentence end (digits with phone punctuation: "on the
+ * 12. 555 0199 is the desk" reads as one phone number), so no sentence holds it whole.
+ */
 function withoutSentencesStating(text: string, value: string): string {
-  const sentences = text.match(/[^.!?]+[.!?]*\s*/g) ?? [text];
-  return sentences.filter((sentence) => !sentence.includes(value)).join('').trim();
+  const occurrences: Array<[start: number, end: number]> = [];
+  for (let at = text.indexOf(value); at >= 0 && value !== ''; at = text.indexOf(value, at + 1)) occurrences.push([at, at + value.length]);
+  const sentences = [...text.matchAll(/[^.!?]+[.!?]*\s*/g)];
+  if (sentences.length === 0) return occurrences.length > 0 ? '' : text;
+  return sentences
+    .filter((sentence) => {
+      const start = sentence.index;
+      const end = start + sentence[0].length;
+      return !occurrences.some(([from, to]) => from < end && to > start);
+    })
+    .map((sentence) => sentence[0])
+    .join('')
+    .trim();
 }
 
 function groundingWarning(violations: readonly GroundingViolation[]): string {

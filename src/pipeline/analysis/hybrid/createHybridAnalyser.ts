@@ -22,7 +22,12 @@ export const hybridAnalyserVersion = '1';
 export type HybridDecision = 'actions' | 'intents' | 'headline';
 export const hybridDecisions: readonly HybridDecision[] = ['actions', 'intents', 'headline'];
 
-/** What the model decides unless told otherwise: the split that measured best (BENCHMARKS.md, eval:analysis). */
+/**
+ * What the model decides unless told otherwise: everything the hybrid offers it, what a model
+ * worth running is for. With the two small models every decision measured worse than the rules
+ * on the unseen sets (BENCHMARKS.md, eval:analysis), so `ANALYSER=auto` runs the rules; a site
+ * that asks for the hybrid brings a larger model.
+ */
 export const defaultHybridDecisions: readonly HybridDecision[] = hybridDecisions;
 
 interface HybridSettings {
@@ -48,11 +53,12 @@ const promptReserveTokens = 320;
  * The hybrid analyser (`ANALYSER=hybrid`): the rules do what they measure well and the model
  * what they do badly. The built-in analyser reads the call first: its dates, times, amounts,
  * owners and action-item candidates (with their facts) stand. The model then answers two kinds
- * of short question under a grammar ({@link hybridPrompts}):
+ * of short question under a grammar (hybridPrompts.ts), each shown the rules' proposal to keep
+ * or correct (blind questions measured worse for both small models, BENCHMARKS.md):
  * - each candidate action item: is it a real action, and its intent (rejected ones are dropped;
  *   a changed intent drops the rules' intent details, which belonged to the other intent);
- * - the call's title and one-line summary as a person writes them, in words restricted to
- *   plain English and the call's own names and numbers ({@link headlineGbnf}).
+ * - the call's title and one-line summary as a person writes them, the rules' as a draft, in
+ *   words restricted to plain English and the call's own names and numbers ({@link headlineGbnf}).
  * Every other field is the rules'. An answer that does not parse, or a question too long for
  * the context, keeps the rules' version of that part (with a warning); a long call's headline
  * is written from the rules' digest of it instead of its lines, so the analysis's cost and

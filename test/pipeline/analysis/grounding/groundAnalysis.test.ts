@@ -78,6 +78,16 @@ describe('what the call does not support is removed, with a warning', () => {
     expect(grounded.analysis.executiveSummary).toBe('Diane called Sheila about the contract. The fee is $12,500.');
   });
 
+  test('a value that runs across a sentence end (a phone number of digits on both sides of a full stop) loses both sentences', () => {
+    const text = 'Diane called Sheila about the contract. The order ships on the 12. 555 0199 is the desk. The fee is $12,500.';
+    const grounded = groundAnalysis(emptyAnalysis({ executiveSummary: text, oneLineSummary: text, suggestedTitle: 'Contract on the 12. 555 0199 desk' }), corpus);
+    expect(grounded.violationsBefore.map((violation) => [violation.kind, violation.path])).toEqual(expect.arrayContaining([['phone', '/executiveSummary'], ['phone', '/suggestedTitle']]));
+    expect(grounded.violationsAfter).toEqual([]);
+    expect(grounded.analysis.executiveSummary).toBe('Diane called Sheila about the contract. The fee is $12,500.');
+    expect(grounded.analysis.oneLineSummary).toBe('Diane called Sheila about the contract. The fee is $12,500.');
+    expect(Value.Check(AnalysisSchema, grounded.analysis)).toBe(true);
+  });
+
   test('citations of segments or speakers that do not exist are removed; a key point left uncited is dropped', () => {
     const analysis = emptyAnalysis({
       executiveSummaryBullets: [
