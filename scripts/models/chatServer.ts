@@ -8,7 +8,7 @@ import { startPythonServer } from './startPythonServer.js';
  * serving one GGUF model: a real site chat server for `LLM_PROVIDER=openai`, for tests and
  * `npm run eval:analysis -- --provider openai`. Never part of the service.
  */
-export interface ChatServerOptions {
+export interface ChatServerStartOptions {
   /** The GGUF file it serves. */
   modelPath: string;
   /** Its context window, tokens (`n_ctx`). Defaults to `4096`, the service's `LLM_CONTEXT_SIZE` default. */
@@ -36,7 +36,7 @@ const startTimeoutMs = 90_000;
  * fallback format) and reads `response_format` as `{type: "json_object", schema}`, which the
  * `openai` provider falls back to when the server refuses OpenAI's `json_schema` form.
  */
-export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
+export async function startChatServer(options: ChatServerStartOptions): Promise<ChatServer> {
   const python = await requirePythonReference(undefined, chatServerEnvironment);
   const modelName = basename(options.modelPath);
   const threads = String(options.threads ?? 1);
