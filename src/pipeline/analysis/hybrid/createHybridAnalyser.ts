@@ -4,6 +4,8 @@ import type { StageContext } from '../../StageContext.js';
 import type { Analyser, AnalyserResult, AnalysisInput } from '../Analyser.js';
 import { createBuiltinAnalyser } from '../builtin/builtinAnalyser.js';
 import type { ChatRequest } from '../llm/chatCompletion.js';
+import { parseJson } from '../llm/readChunkAnswer.js';
+import { charsPerToken, shorten } from '../llm/textBudget.js';
 import { localChunkGenerator, serverChunkGenerator, type ChunkGenerator, type LlmAnalyserOptions, type ServerLlmAnalyserOptions } from '../llm/createLlmAnalyser.js';
 import { headlineGbnf, headlineJsonSchema, headlineVocabulary, headlineWords } from './headlineGrammar.js';
 import {
@@ -44,8 +46,6 @@ const maxCheckedItems = 20;
 const excerptContext = 1;
 /** Longest line the model reads, characters: a monologue is cut (its start carries the subject). */
 const maxLineCharacters = 400;
-/** Characters per token assumed when fitting the headline's lines (below English's ~4, to err small). */
-const charsPerToken = 3;
 /** Tokens kept for the chat template and the prompts' own words. */
 const promptReserveTokens = 320;
 
@@ -219,7 +219,7 @@ function fitted(digest: readonly string[], budget: number): string[] {
 }
 
 function shortened(segment: Segment): Segment {
-  return segment.text.length <= maxLineCharacters ? segment : { ...segment, text: `${segment.text.slice(0, maxLineCharacters - 1)}…` };
+  return { ...segment, text: shorten(segment.text, maxLineCharacters) };
 }
 
 function wordCount(text: string): number {
@@ -227,10 +227,6 @@ function wordCount(text: string): number {
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(text);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
 }

@@ -12,6 +12,7 @@ import { StageFailure } from '../../StageFailure.js';
 import type { Analyser, AnalyserResult, AnalysisInput } from '../Analyser.js';
 import { analysisSystemPrompt, chunkPrompt, transcriptLine, type PromptPart } from './analysisPrompt.js';
 import { chunkTranscript } from './chunkTranscript.js';
+import { charsPerToken, estimateTokens, shorten } from './textBudget.js';
 import { fitToSchema } from './fitToSchema.js';
 import { analysisGenerationSchema, defaultGenerationLimits, type GenerationLimits, type JsonSchema } from './generationSchema.js';
 import { requestChatCompletion, type ChatRequest, type ChatServerOptions } from './chatCompletion.js';
@@ -44,12 +45,6 @@ export interface ServerLlmAnalyserOptions extends Pick<LlmAnalyserOptions, 'cont
 /** Bumped when the analyser's output changes for the same input and model. */
 export const llmAnalyserVersion = '1';
 
-/**
- * Characters per token assumed when planning chunks on the main thread, which has no tokenizer;
- * below English's ~4 so that chunks err small. The worker counts exactly and asks for a split
- * when a chunk does not fit after all.
- */
-const charsPerToken = 3;
 /** Tokens kept free for the chat template around the prompts. */
 const templateReserveTokens = 64;
 /** Fewer tokens than this left for transcript lines means the context is too small to be useful. */
@@ -205,13 +200,6 @@ function withWarnings(analysis: Analysis, warnings: readonly string[]): Analysis
   return { ...analysis, qualityWarnings: [...new Set([...analysis.qualityWarnings, ...warnings])] };
 }
 
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / charsPerToken);
-}
-
-function shorten(text: string, maxLength: number): string {
-  return text.length <= maxLength ? text : `${text.slice(0, Math.max(0, maxLength - 1))}…`;
-}
 
 function contextTooSmall(): StageFailure {
   return new StageFailure('unavailable', 'The language model\'s context window is too small to analyse this call.');

@@ -49,7 +49,8 @@ export function readChunkAnswer(text: string, cutOff: boolean, speakers: readonl
   return { analysis, warnings };
 }
 
-function parseJson(text: string): unknown {
+/** The JSON value `text` holds, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
