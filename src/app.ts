@@ -3,12 +3,15 @@ import type {} from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { SecureContextOptions } from 'node:tls';
 import { adminRoutes } from './admin/adminRoutes.js';
 import type { Services } from './createServices.js';
 import { createValidatorCompiler } from './http/createValidatorCompiler.js';
 import { handleError } from './http/errorHandler.js';
 import { registerOpenApi } from './http/openApi.js';
 import { registerRequestTimeout } from './http/requestTimeout.js';
+import { registerTransportSecurity } from './http/transportSecurity.js';
 import { ApiError, errorEnvelope } from './http/errors.js';
 import { apiRoutes } from './http/routes/apiRoutes.js';
 import { healthRoutes } from './http/routes/health/healthRoutes.js';
@@ -24,6 +27,17 @@ export interface AppOptions {
    * (a `worker` node): only the probes and the metrics. Defaults to `full`.
    */
   surface?: 'full' | 'health';
+  /**
+   * The certificate and key to serve HTTPS with (`TLS=auto`, see {@link tlsServerOptions}): the
+   * app's server is then an HTTPS server, and a plain HTTP one beside it (`listenNode`) answers
+   * only loopback clients and the probes. Unset: plain HTTP (`TLS=off`, a worker, tests).
+   */
+  https?: SecureContextOptions;
+}
+
+/** TLS 1.2 and 1.3 only: 1.0 and 1.1 are deprecated (RFC 8996). Given with every certificate the server is handed. */
+export function tlsServerOptions(pair: { certificatePem: string; keyPem: string }): SecureContextOptions {
+  return { cert: pair.certificatePem, key: pair.keyPem, minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3' };
 }
 
 /** Maintenance that runs while the app is up: expired idempotency keys, idle rate buckets. */
@@ -37,6 +51,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const { config } = services;
   const app = Fastify({
+    // An HTTPS server: Fastify types the instance by its server, the rest of the app takes it as
+    // FastifyInstance (below), which an HTTPS server's handlers are in every way used here.
+    ...(options.https ? { https: options.https } : {}),
     logger: options.logger ?? loggerOptions(config),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -52,8 +69,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply).code(400).send(errorEnvelope('validation_failed', 'The request path is not valid', { reason: error.code }));
     },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
+  // First of the hooks: a plain-HTTP request from another machine is sent to HTTPS before anything else is done with it.
+  if (options.https) registerTransportSecurity(app, () => (app.server.address() as AddressInfo).port);
   app.setValidatorCompiler(createValidatorCompiler());
   registerRequestTimeout(app, config.REQUEST_TIMEOUT_MS);
   app.setErrorHandler(handleError);

@@ -33,6 +33,7 @@ import { TranscriptionJobs } from './processing/TranscriptionJobs.js';
 import { StoredWebhookSecret } from './domain/settings/StoredWebhookSecret.js';
 import { WebhookOutbox } from './domain/webhooks/WebhookOutbox.js';
 import { WebhookDispatcher } from './infrastructure/webhooks/WebhookDispatcher.js';
+import { BoxCertificate } from './infrastructure/tls/BoxCertificate.js';
 
 /** Everything the HTTP layer and the pipeline share, created once per process (or per test app). */
 export interface Services {
@@ -77,6 +78,8 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   /** Who read, exported, deleted or changed what (`access_audit`): `record` buffers, batches are chained and written. */
   accessAudit: AccessAuditTrail;
+  /** The certificate HTTPS serves (`TLS=auto`): loaded, or made, on first use (`runNode`, the admin page); `close` stops its watch. */
+  tls: BoxCertificate;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,7 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
     // better-sqlite3 writes on the calling thread: the trail's batches go to a thread of their own.
     ...(database.dialect === 'sqlite' ? { writer: new AuditWriterThread({ dataDir: config.DATA_DIR }) } : {}),
   });
+  const tls = new BoxCertificate(config, clock);
   return {
     config,
     clock,
@@ -152,8 +156,10 @@ export async function createServices(loadedConfig: Config, options: ServiceOptio
     webhooks,
     webhookSigningSecret,
     webhookDispatcher,
+    tls,
     accessAudit,
     close: async () => {
+      tls.close();
       await webhookDispatcher.stop();
       await accessAudit.close();
       await database.close();

@@ -16,6 +16,7 @@ import { statusRoutes } from './routes/statusRoutes.js';
 import { voiceProfileAdminRoutes } from './routes/voiceProfileAdminRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
 import { legalHoldRoutes } from './routes/legalHoldRoutes.js';
+import { tlsRoutes } from './routes/tlsRoutes.js';
 
 export interface AdminRoutesOptions {
   services: Services;
@@ -70,6 +71,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       await signedIn.register(accessAuditRoutes, { services });
       await signedIn.register(legalHoldRoutes, { services });
       await signedIn.register(voiceProfileAdminRoutes, { services });
+      await signedIn.register(tlsRoutes, { services });
     });
   }, { prefix: '/api' });
 

@@ -1,4 +1,5 @@
-import { ConfigError } from '../config/loadConfig.js';
+import { ConfigError, loadConfig } from '../config/loadConfig.js';
+import { trustSiteAuthorities } from '../infrastructure/tls/trustSiteAuthorities.js';
 import { UsageError } from './CliCommand.js';
 import { commandLoaders } from './commandLoaders.js';
 
@@ -35,6 +36,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    // Before any command connects out (a model download, a transcription or chat server); only
+    // then is the configuration read here, each command reads (and checks) its own.
+    if (process.env.EXTRA_CA_FILE?.trim()) trustSiteAuthorities(loadConfig().EXTRA_CA_FILE);
     return await command.run(args);
   } catch (error) {
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -67,6 +67,10 @@ function crossFieldProblems(config: Config): string[] {
   if (usesTokens && !config.OIDC_AUDIENCE) problems.push('OIDC_AUDIENCE: required when identity-provider tokens are configured');
   if (usesTokens && !config.OIDC_ISSUER) problems.push('OIDC_ISSUER: required when identity-provider tokens are configured (the `iss` claim is always checked)');
   if (config.TRANSCRIPTION_PROVIDER !== 'local' && !config.TRANSCRIPTION_URL) problems.push(`TRANSCRIPTION_URL: required with TRANSCRIPTION_PROVIDER=${config.TRANSCRIPTION_PROVIDER} (the full URL of the endpoint that takes the audio)`);
+  if (config.TLS_CERT_FILE !== undefined && config.TLS_KEY_FILE === undefined) problems.push('TLS_KEY_FILE: required with TLS_CERT_FILE (the certificate\'s private key)');
+  if (config.TLS_KEY_FILE !== undefined && config.TLS_CERT_FILE === undefined) problems.push('TLS_CERT_FILE: required with TLS_KEY_FILE (the certificate of that key)');
+  if (config.TLS === 'off' && config.TLS_CERT_FILE !== undefined) problems.push('TLS_CERT_FILE: set with TLS=off, which serves no HTTPS (unset it, or set TLS=auto)');
+  if (config.TLS === 'auto' && config.PORT !== 0 && config.PORT === config.HTTPS_PORT) problems.push(`HTTPS_PORT: the same port as PORT (${config.PORT}); plain HTTP and HTTPS each need their own`);
   if (config.TRANSCRIPTION_PROVIDER === 'callback' && !config.PUBLIC_URL) problems.push('PUBLIC_URL: required with TRANSCRIPTION_PROVIDER=callback (where the provider sends its callback)');
   if (config.LLM_PROVIDER === 'openai' && !config.LLM_URL) problems.push('LLM_URL: required with LLM_PROVIDER=openai (the full chat-completions URL)');
   if (config.LLM_PROVIDER === 'openai' && !config.LLM_MODEL_NAME) problems.push('LLM_MODEL_NAME: required with LLM_PROVIDER=openai (the `model` the server is asked for)');

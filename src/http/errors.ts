@@ -50,6 +50,11 @@ export const ErrorCodes = {
   admin_webhook_delivery_not_found: { status: 404, message: 'No such webhook delivery' },
   // The admin page's legal holds: no hold has this id, or it was lifted already (a lift is not undone).
   admin_legal_hold_not_found: { status: 404, message: 'No active legal hold with this id' },
+  // The admin page's certificate: an upload that fails its check (`details.problem`: certificate_unreadable, key_unreadable,
+  // key_mismatch, not_yet_valid, expired, names_not_covered, with `details.missingNames`); the certificate in use stays.
+  admin_tls_certificate_rejected: { status: 422, message: 'The certificate was not accepted; the one in use stays' },
+  // An upload or removal while TLS_CERT_FILE and TLS_KEY_FILE name the certificate: those files are the place to change it.
+  admin_tls_set_by_environment: { status: 409, message: 'The certificate is set by TLS_CERT_FILE and TLS_KEY_FILE' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

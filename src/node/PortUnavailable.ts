@@ -1,5 +1,5 @@
-/** The setting that gives a node its HTTP port: PORT for a `serve` node, NODE_PORT for a `worker`. */
-export type PortSetting = 'PORT' | 'NODE_PORT';
+/** The setting that gives a node a port: PORT (plain HTTP) and HTTPS_PORT for a `serve` node, NODE_PORT for a `worker`. */
+export type PortSetting = 'PORT' | 'HTTPS_PORT' | 'NODE_PORT';
 
 /** Why a port could not be bound: another process holds it, or it is below 1024 and this process is not privileged. */
 export type PortRefusal = 'EADDRINUSE' | 'EACCES';

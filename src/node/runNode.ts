@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import type { Server as TlsServer } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
+import { buildApp, tlsServerOptions } from '../app.js';
+import type { Config } from '../config/configSchema.js';
+import type { CertificateInUse } from '../infrastructure/tls/BoxCertificate.js';
+import { trustSiteAuthorities } from '../infrastructure/tls/trustSiteAuthorities.js';
 import { hasIdentitySource, loadConfig } from '../config/loadConfig.js';
 import { createServices, type Services } from '../createServices.js';
 import { armHoldPoints, holdPointsOf } from '../infrastructure/faults/holdPoints.js';
@@ -14,13 +18,14 @@ import { heartbeatIntervalMs } from '../processing/ProcessingEngine.js';
 import { startProcessing, type Processing } from '../processing/startProcessing.js';
 import { currentProcessScope } from '../infrastructure/processes/processScope.js';
 import { NodeRegistry, type NodeIdentity, type NodeModel, type NodeRole } from './NodeRegistry.js';
-import { PortUnavailable, type PortSetting } from './PortUnavailable.js';
+import { listenNode, type NodeListeners, type NodePorts } from './listenNode.js';
 import { refuseRequestsUntilStarted } from './refuseRequestsUntilStarted.js';
 
 /**
  * Runs this process as a node of the site until SIGTERM/SIGINT:
  * - `serve` (what `npm start` runs): the API, the admin page and, unless EMBEDDED_WORKER=false,
- *   a worker, on HOST:PORT;
+ *   a worker, over HTTPS on HOST:HTTPS_PORT with plain HTTP on HOST:PORT for the box itself
+ *   (`TLS=auto`), or on HOST:PORT alone (`TLS=off`);
  * - `worker`: processing only, with `/actuator/health`, readiness and metrics on HOST:NODE_PORT.
  * Any number of nodes run against one database (DATABASE_URL) and one storage folder (DATA_DIR).
  * A node binds its port before it registers or takes a call (one whose port is taken ends with
@@ -32,13 +37,16 @@ import { refuseRequestsUntilStarted } from './refuseRequestsUntilStarted.js';
  */
 export async function runNode(role: NodeRole): Promise<void> {
   const config = loadConfig();
+  trustSiteAuthorities(config.EXTRA_CA_FILE);
   const processes = role === 'worker' || config.EMBEDDED_WORKER;
   const services = await createServices(config, { processesCalls: processes });
   const processScope = currentProcessScope();
   const identity: NodeIdentity = {
     id: `${role}-${randomUUID()}`, host: hostname(), role, version: packageVersion, pid: process.pid, processes, ...(processScope ? { processScope } : {}),
   };
-  const app = await buildApp({ services, surface: role === 'serve' ? 'full' : 'health' });
+  // A site certificate from TLS_CERT_FILE that fails its check ends the start here (exit 78).
+  const certificate = role === 'serve' && config.TLS === 'auto' ? await services.tls.current() : undefined;
+  const app = await buildApp({ services, surface: role === 'serve' ? 'full' : 'health', ...(certificate ? { https: tlsServerOptions(certificate.pair) } : {}) });
   const log = app.log.child({ node: identity.id });
   const holdPoints = holdPointsOf(config.FAULT_HOLD_AT);
   if (holdPoints.length > 0) {
@@ -55,13 +63,15 @@ export async function runNode(role: NodeRole): Promise<void> {
   const registry = new NodeRegistry(services.database.sql);
   const leaseTimeoutMs = config.LEASE_TIMEOUT_SECONDS * 1000;
   let processing: Processing | undefined;
+  let listeners: NodeListeners | undefined;
   try {
-    await listenOnPort(app, role === 'serve' ? 'PORT' : 'NODE_PORT', role === 'serve' ? config.PORT : config.NODE_PORT, config.HOST);
+    listeners = await listenNode(app, portsOf(role, config, certificate !== undefined));
     // Registered before it looks at the others: of two nodes starting at once, each sees the other.
     await registry.register(identity, services.clock());
     if (processes) processing = await startProcessingAsNode(services, registry, identity, leaseTimeoutMs, log);
   } catch (error) {
-    // The port and the database are let go, so that the process ends with its exit code.
+    // The ports and the database are let go, so that the process ends with its exit code.
+    await listeners?.close();
     await app.close();
     await services.close();
     throw error;
@@ -72,9 +82,16 @@ export async function runNode(role: NodeRole): Promise<void> {
   if (services.webhooks.enabled && (await services.webhookSigningSecret.source()) === 'none') {
     log.warn('WEBHOOK_URLS is set but no WEBHOOK_SECRET: webhooks wait until a signing secret is generated on the admin page (Webhooks)');
   }
+  if (certificate) {
+    // A certificate changed on disk, uploaded or renewed: served to new connections, open ones keep theirs.
+    services.tls.onChange((next) => (app.server as unknown as TlsServer).setSecureContext(tlsServerOptions(next.pair)));
+    services.tls.watch(log.child({ component: 'tls' }));
+    const { source, origin, details } = certificate;
+    log.info({ httpsPort: listeners.app.port, httpPort: listeners.plainHttp?.port, source, origin, fingerprintSha256: details.fingerprintSha256, notAfter: details.notAfter }, 'serving HTTPS; plain HTTP answers loopback clients and the health probes, and sends others to HTTPS');
+  }
   markStarted();
   log.info({ role, database: services.database.location, processes, version: packageVersion }, 'node started');
-  if (role === 'serve') await printSetupLink(services, app.server.address());
+  if (role === 'serve') await printFirstStart(services, listeners.app, certificate);
   // In the background: the node answers (and takes uploads, which wait) while models download.
   if (processes) {
     void prepareModelsAtStart({
@@ -103,7 +120,7 @@ export async function runNode(role: NodeRole): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     clearInterval(heartbeat);
-    await Promise.all([processing?.stop(), app.close()]);
+    await Promise.all([processing?.stop(), app.close(), listeners.close()]);
     await registry.stopped(identity.id, services.clock()).catch(() => undefined);
     await services.close();
     process.exit(0);
@@ -112,15 +129,11 @@ export async function runNode(role: NodeRole): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 }
 
-/** Binds the node's port; a port taken, or one this process may not bind, ends the start as {@link PortUnavailable}. */
-async function listenOnPort(app: FastifyInstance, setting: PortSetting, port: number, host: string): Promise<void> {
-  try {
-    await app.listen({ port, host });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES') throw new PortUnavailable(setting, port, host, code);
-    throw error;
-  }
+/** The ports of a node: a `serve` node with HTTPS serves it on HTTPS_PORT and plain HTTP on PORT; else PORT (a worker: NODE_PORT). */
+function portsOf(role: NodeRole, config: Config, https: boolean): NodePorts {
+  if (role === 'worker') return { host: config.HOST, app: { setting: 'NODE_PORT', port: config.NODE_PORT } };
+  if (!https) return { host: config.HOST, app: { setting: 'PORT', port: config.PORT } };
+  return { host: config.HOST, app: { setting: 'HTTPS_PORT', port: config.HTTPS_PORT }, plainHttp: { setting: 'PORT', port: config.PORT } };
 }
 
 /**
@@ -150,13 +163,17 @@ async function modelsHeld(services: Services): Promise<NodeModel[]> {
 }
 
 /**
- * First run: prints the link that sets the admin password. The token in it is a secret, so it
- * goes to stdout directly, never through the logger (whose lines are kept and shipped).
+ * First run: prints the link that sets the admin password (on HTTPS when the box serves it) and
+ * the certificate's fingerprint, to compare with what the browser shows before trusting it.
+ * The token in the link is a secret, so it goes to stdout directly, never through the logger
+ * (whose lines are kept and shipped).
  */
-async function printSetupLink(services: Services, address: AddressInfo | string | null): Promise<void> {
+async function printFirstStart(services: Services, address: AddressInfo, certificate: CertificateInUse | undefined): Promise<void> {
   const { setupLink } = services.admin;
-  const link = await setupLink.prepare(address);
+  const link = await setupLink.prepare(address, certificate ? 'https' : 'http');
   if (!link) return;
-  process.stdout.write(`\nNo admin password is set yet: open this link to set the admin password (valid 24 hours; also written to ${setupLink.path}):\n\n  ${link}\n\n`);
+  const tls = certificate
+    ? `The box serves HTTPS at ${new URL(link).origin} with ${certificate.source === 'generated' ? 'a certificate it made itself (the browser warns until it is trusted or replaced)' : 'the site\'s certificate'}; its SHA-256 fingerprint:\n\n  ${certificate.details.fingerprintSha256}\n\n`
+    : '';
+  process.stdout.write(`\nNo admin password is set yet: open this link to set the admin password (valid 24 hours; also written to ${setupLink.path}):\n\n  ${link}\n\n${tls}`);
 }
-

@@ -9,7 +9,7 @@ import type { AdminAccount } from './AdminAccount.js';
 export const setupLinkFileName = 'admin-setup-link.txt';
 
 /**
- * The first-run link `http://<host>:<port>/admin/setup?token=…`. While no admin password exists,
+ * The first-run link `https://<host>:<port>/admin/setup?token=…` (`http://` with `TLS=off`). While no admin password exists,
  * each process start issues a fresh setup token and writes the link to DATA_DIR; setting the
  * password deletes the file.
  */
@@ -27,17 +27,17 @@ export class AdminSetupLink {
   }
 
   /**
-   * The link for the server listening at `address` (issued and written on the first call of the
-   * process, the same link after), or undefined once a password is set.
+   * The link for the server listening at `address` with `scheme` (issued and written on the
+   * first call of the process, the same link after), or undefined once a password is set.
    */
-  async prepare(address: AddressInfo | string | null): Promise<string | undefined> {
+  async prepare(address: AddressInfo | string | null, scheme: 'http' | 'https' = 'http'): Promise<string | undefined> {
     if (await this.account.hasPassword()) {
       this.remove();
       return undefined;
     }
     if (!this.link) {
       const token = await this.account.issueSetupToken(this.clock());
-      this.link = `${baseUrlOf(address)}/admin/setup?token=${token}`;
+      this.link = `${baseUrlOf(address, scheme)}/admin/setup?token=${token}`;
       writeFileSync(this.path, `${this.link}\n`, { mode: 0o600 });
       // `mode` applies only to a new file; one left by an earlier start keeps its own otherwise.
       chmodSync(this.path, 0o600);
@@ -52,14 +52,15 @@ export class AdminSetupLink {
 }
 
 /**
- * `http://host:port` as a browser on the LAN can reach it: a server bound to every interface is
- * named by its first LAN IPv4 address (a desk machine may not resolve the box's host name).
+ * `scheme://host:port` as a browser on the LAN can reach it: a server bound to every interface is
+ * named by its first LAN IPv4 address (a desk machine may not resolve the box's host name), which
+ * the box's own certificate names too.
  */
-function baseUrlOf(address: AddressInfo | string | null): string {
-  if (!address || typeof address === 'string') return 'http://localhost';
+function baseUrlOf(address: AddressInfo | string | null, scheme: 'http' | 'https'): string {
+  if (!address || typeof address === 'string') return `${scheme}://localhost`;
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
   const host = wildcard ? (lanAddress() ?? 'localhost') : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
 function lanAddress(): string | undefined {

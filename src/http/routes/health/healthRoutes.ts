@@ -4,8 +4,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../../createServices.js';
 import { runChecks } from '../../../infrastructure/health/readinessChecks.js';
 import { ApiError, errorEnvelope } from '../../errors.js';
-
-const loopbackAddresses = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+import { isLoopbackAddress } from '../../loopback.js';
 
 const StatusSchema = Type.Object({ status: Type.String() });
 const CheckSchema = Type.Object({ status: Type.String(), detail: Type.Optional(Type.Object({}, { additionalProperties: true })) });
@@ -40,7 +39,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   }, async (request, reply) => {
     const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const tokenAccepted = metricsTokenDigest !== undefined && bearer !== undefined && timingSafeEqual(digest(bearer), metricsTokenDigest);
-    if (!tokenAccepted && !loopbackAddresses.has(request.ip)) throw new ApiError('auth_invalid', 'Metrics are available on loopback or with the metrics token');
+    if (!tokenAccepted && !isLoopbackAddress(request.ip)) throw new ApiError('auth_invalid', 'Metrics are available on loopback or with the metrics token');
     return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
   });
 };
