@@ -224,7 +224,7 @@ async function startSite(engine: 'sqlite' | 'postgres', databaseUrl?: string, ac
   const { statusIds, transcriptCallId } = await seedDatabase(dataDir, database);
   const port = await freeLoopbackPort();
   const server = spawn(process.execPath, ['dist/server.js'], {
-    env: { ...process.env, ...database, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey, RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false', ACCESS_AUDIT: accessAudit },
+    env: { ...process.env, ...database, DATA_DIR: dataDir, PORT: String(port), HTTPS_PORT: '0', HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey, RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false', ACCESS_AUDIT: accessAudit },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   started.push(server);

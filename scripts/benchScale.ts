@@ -47,7 +47,7 @@ async function runBatch(workers: number) {
   const children: ChildProcess[] = [];
   try {
     const apiPort = await freeLoopbackPort();
-    children.push(spawn(process.execPath, ['dist/server.js'], { env: { ...site, PORT: String(apiPort), EMBEDDED_WORKER: 'false' }, stdio: ['ignore', 'ignore', 'inherit'] }));
+    children.push(spawn(process.execPath, ['dist/server.js'], { env: { ...site, PORT: String(apiPort), HTTPS_PORT: '0', EMBEDDED_WORKER: 'false' }, stdio: ['ignore', 'ignore', 'inherit'] }));
     const api = `http://127.0.0.1:${apiPort}`;
     await waitForAnswer(`${api}/api/health`, headers);
     for (let index = 0; index < workers; index += 1) {

@@ -87,7 +87,7 @@ async function benchEngine(engine: 'sqlite' | 'postgres', databaseUrl?: string):
   const port = await freeLoopbackPort();
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: {
-      ...process.env, ...database, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey,
+      ...process.env, ...database, DATA_DIR: dataDir, PORT: String(port), HTTPS_PORT: '0', HOST: '127.0.0.1', LOCAL_AUTH: 'true', API_KEY: apiKey,
       RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false', EMBEDDED_WORKER: 'false', LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -25,7 +25,7 @@ async function timeToHealthy(command: string, args: string[]): Promise<number> {
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: packageRoot,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', LOG_LEVEL: 'warn', MODELS_AUTO_FETCH: 'false' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HTTPS_PORT: '0', HOST: '127.0.0.1', LOCAL_AUTH: 'true', LOG_LEVEL: 'warn', MODELS_AUTO_FETCH: 'false' },
     stdio: 'ignore',
     detached: true,
   });

@@ -72,7 +72,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   // First of the hooks: a plain-HTTP request from another machine is sent to HTTPS before anything else is done with it.
-  if (options.https) registerTransportSecurity(app, () => (app.server.address() as AddressInfo).port);
+  // The port is the one bound (HTTPS_PORT=0 picks one); before the server listens (`inject`), the setting.
+  if (options.https) registerTransportSecurity(app, () => (app.server.address() as AddressInfo | null)?.port ?? config.HTTPS_PORT);
   app.setValidatorCompiler(createValidatorCompiler());
   registerRequestTimeout(app, config.REQUEST_TIMEOUT_MS);
   app.setErrorHandler(handleError);

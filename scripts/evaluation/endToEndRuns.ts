@@ -82,7 +82,7 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<RunningServi
   const port = await freeLoopbackPort();
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: packageRoot,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOCAL_AUTH: 'true', RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false', WORKER_CONCURRENCY: '1', LOG_LEVEL: 'warn' },
+    env: { ...env, PORT: String(port), HTTPS_PORT: '0', HOST: '127.0.0.1', LOCAL_AUTH: 'true', RATE_LIMIT_PER_MINUTE: '0', MODELS_AUTO_FETCH: 'false', WORKER_CONCURRENCY: '1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

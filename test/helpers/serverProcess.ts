@@ -76,10 +76,12 @@ export async function killServer(server: ServerProcess): Promise<void> {
 
 /** Starts the service on `dataDir` with `env` on top of a local-user test setup; resolves once it answers. */
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  // On another address than loopback, plain HTTP answers the probes only (the rest is sent to HTTPS).
+  const host = env.HOST ?? '127.0.0.1';
   const start = async (port: number) => startNodeProcess(['src/server.ts'], {
-    LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0',
+    LOCAL_AUTH: 'true', DATA_DIR: dataDir, PORT: String(port), HOST: host, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0',
     ...(env.DATABASE_URL ? {} : await siteEnvironment(dataDir)), ...env,
-  }, `http://127.0.0.1:${port}`, '/api/health');
+  }, `http://${host}:${port}`, host === '127.0.0.1' ? '/api/health' : '/actuator/health');
   // A test may choose the port (to restart a service where its PUBLIC_URL points).
   return env.PORT ? start(Number(env.PORT)) : onAFreePort(start);
 }
@@ -151,7 +153,9 @@ function spawnNodeProcess(args: string[], env: Record<string, string>) {
     env: {
       ...process.env, WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', SHUTDOWN_GRACE_SECONDS: '1',
       // No download at start unless a test asks for one (and then from its own mirror on loopback).
-      MODELS_AUTO_FETCH: 'false', ...env,
+      MODELS_AUTO_FETCH: 'false',
+      // HTTPS (TLS=auto) on a port of its own: servers of tests running side by side never share 8443.
+      HTTPS_PORT: '0', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so that a kill can take its child processes with it.

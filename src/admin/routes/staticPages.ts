@@ -17,7 +17,7 @@ const contentTypes: Record<string, string> = {
 };
 
 /** Page routes without the `.html`; the empty path is the index. */
-const pages = new Set(['', 'setup', 'login', 'status', 'models', 'settings', 'webhooks', 'voice-profiles', 'retention', 'audit']);
+const pages = new Set(['', 'setup', 'login', 'status', 'models', 'settings', 'webhooks', 'certificate', 'voice-profiles', 'retention', 'audit']);
 
 /**
  * GET (and HEAD) of the admin pages and their assets from `uiRoot`: `/admin` and `/admin/` give

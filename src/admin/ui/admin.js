@@ -5,7 +5,7 @@
 const apiBase = '/admin/api';
 
 /** Admin pages a `next` parameter may point at (no open redirects). */
-const pagePaths = new Set(['/admin/status', '/admin/models', '/admin/settings', '/admin/webhooks']);
+const pagePaths = new Set(['/admin/status', '/admin/models', '/admin/settings', '/admin/webhooks', '/admin/certificate', '/admin/retention', '/admin/voice-profiles', '/admin/audit']);
 
 let csrfToken = null;
 

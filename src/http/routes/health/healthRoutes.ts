@@ -25,6 +25,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
 
   app.get('/api/health', { schema: { summary: 'Liveness: 200 while the database answers, else 503', ...livenessSchema } }, liveness);
   app.get('/actuator/health', { schema: { summary: 'Liveness (operations alias)', ...livenessSchema } }, liveness);
+  // The liveness group's own path (as Spring Boot names it), for probes configured that way.
+  app.get('/actuator/health/liveness', { schema: { summary: 'Liveness (operations alias)', ...livenessSchema } }, liveness);
 
   app.get('/actuator/health/readiness', {
     schema: { summary: 'Readiness: database, disk space, models, worker pool', response: { 200: ReadinessSchema, 503: ReadinessSchema } },
