@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server as TlsServer } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp, tlsServerOptions } from '../app.js';
+import { isLoopbackAddress } from '../http/loopback.js';
 import type { Config } from '../config/configSchema.js';
 import type { CertificateInUse } from '../infrastructure/tls/BoxCertificate.js';
 import { trustSiteAuthorities } from '../infrastructure/tls/trustSiteAuthorities.js';
@@ -87,6 +88,9 @@ export async function runNode(role: NodeRole): Promise<void> {
     services.tls.onChange((next) => (app.server as unknown as TlsServer).setSecureContext(tlsServerOptions(next.pair)));
     services.tls.watch(log.child({ component: 'tls' }));
     const { source, origin, details } = certificate;
+    if (config.PUBLIC_URL?.startsWith('http://') && !isLoopbackAddress(new URL(config.PUBLIC_URL).hostname.replace(/^\[|\]$/g, ''))) {
+      log.warn('PUBLIC_URL is a plain-HTTP address: callbacks from another machine to it are answered 308 to HTTPS; set it to the box\'s https:// address (HTTPS_PORT) and have the provider trust the box\'s certificate');
+    }
     log.info({ httpsPort: listeners.app.port, httpPort: listeners.plainHttp?.port, source, origin, fingerprintSha256: details.fingerprintSha256, notAfter: details.notAfter }, 'serving HTTPS; plain HTTP answers loopback clients and the health probes, and sends others to HTTPS');
   }
   markStarted();

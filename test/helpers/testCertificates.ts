@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { CertificateNames } from '../../src/infrastructure/tls/certificateDetails.js';
 import type { CertificatePair } from '../../src/infrastructure/tls/checkCertificate.js';
-import { generateBoxKey, issueSelfSignedCertificate } from '../../src/infrastructure/tls/issueCertificate.js';
+import { generateBoxKey, issueSelfSignedCertificate, serverCertificateExtensions } from '../../src/infrastructure/tls/issueCertificate.js';
 
 /**
  * Certificates for tests of HTTPS and of the admin page's Certificate section, made on the spot
@@ -89,17 +89,7 @@ export async function certificateAuthorityWithLeaf(
     publicKey: leafKeys.publicKey,
     signingKey: caKeys.privateKey,
     signingAlgorithm: algorithm,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        ...byKind.dns.map((value) => ({ type: 'dns' as const, value })),
-        ...byKind.ip.map((value) => ({ type: 'ip' as const, value })),
-      ]),
-      await x509.SubjectKeyIdentifierExtension.create(leafKeys.publicKey),
-      await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey),
-    ],
+    extensions: [...await serverCertificateExtensions(byKind, leafKeys.publicKey), await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey)],
   });
 
   return { caPem: `${ca.toString('pem')}\n`, leafPem: `${leaf.toString('pem')}\n`, leafKeyPem: pemOf(leafKey) };

@@ -42,18 +42,27 @@ export async function issueSelfSignedCertificate(key: KeyObject, names: Certific
     notAfter: new Date(options.now + generatedValidityDays * 24 * 60 * 60 * 1000),
     keys,
     signingAlgorithm: algorithm,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        ...names.dns.map((value) => ({ type: 'dns' as const, value })),
-        ...names.ip.map((value) => ({ type: 'ip' as const, value })),
-      ]),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
+    extensions: await serverCertificateExtensions(names, keys.publicKey),
   });
   return `${certificate.toString('pem')}\n`;
+}
+
+/**
+ * What makes a certificate a TLS server's and no more: not a CA, signatures only (ECDSA has no
+ * key encipherment), server authentication only, `names` as its subjectAltName (what clients
+ * check; the common name is ignored by them), and its key's identifier.
+ */
+export async function serverCertificateExtensions(names: CertificateNames, publicKey: webcrypto.CryptoKey): Promise<x509.Extension[]> {
+  return [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+    new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+    new x509.SubjectAlternativeNameExtension([
+      ...names.dns.map((value) => ({ type: 'dns' as const, value })),
+      ...names.ip.map((value) => ({ type: 'ip' as const, value })),
+    ]),
+    await x509.SubjectKeyIdentifierExtension.create(publicKey),
+  ];
 }
 
 /** A common name within X.509's 64 characters. */

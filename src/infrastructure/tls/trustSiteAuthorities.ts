@@ -7,16 +7,26 @@ import { ConfigError } from '../../config/loadConfig.js';
 import { pemBlocks } from './certificateDetails.js';
 
 /**
+ * The operating system's bundle of trusted authorities, where the common Linux distributions keep
+ * it (`SSL_CERT_FILE` first, as OpenSSL reads it): a site may have added its CA there already.
+ */
+const systemBundles = [process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'];
+
+/**
  * Makes every outgoing HTTPS connection of this process trust the site's own certificate
- * authorities (`EXTRA_CA_FILE`) as well as the public ones Node.js trusts: `fetch` (webhooks,
- * the identity provider, model downloads) through undici's global dispatcher, `node:https`
- * (the transcription and chat servers) through its global agent. Nothing changes without a file.
- * A file that is not PEM certificates ends the start ({@link ConfigError}).
+ * authorities (`EXTRA_CA_FILE`) as well as those it trusted before: the public ones Node.js ships
+ * with, the system's bundle and `NODE_EXTRA_CA_CERTS` (a connection given its own `ca` trusts
+ * only that list, so all of them go in). It applies to `fetch` (webhooks, the identity provider,
+ * model downloads) through undici's global dispatcher and to `node:https` (the transcription and
+ * chat servers) through its global agent. Nothing changes without a file. A file that is not PEM
+ * certificates ends the start ({@link ConfigError}).
  */
 export function trustSiteAuthorities(extraCaFile: string | undefined): void {
   if (!extraCaFile) return;
   const authorities = readAuthorities(extraCaFile);
-  const ca = [...rootCertificates, ...authorities];
+  const system = systemBundles.map((path) => (path ? readOptional(path) : undefined)).find((text) => text !== undefined) ?? '';
+  const nodeExtra = process.env.NODE_EXTRA_CA_CERTS ? readOptional(process.env.NODE_EXTRA_CA_CERTS) ?? '' : '';
+  const ca = [...new Set([...rootCertificates, ...pemBlocks(system), ...pemBlocks(nodeExtra), ...authorities])];
   globalAgent.options.ca = ca;
   setGlobalDispatcher(new Agent({ connect: { ca } }));
 }
@@ -38,4 +48,12 @@ function readAuthorities(path: string): string[] {
     }
   });
   return blocks;
+}
+
+function readOptional(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
