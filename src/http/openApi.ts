@@ -86,6 +86,7 @@ const operationIds: Record<string, string> = {
   'GET /api/users/me/voice-profile/status': 'getVoiceProfileStatus',
   'DELETE /api/users/me/voice-profile': 'deleteVoiceProfile',
   'GET /actuator/health': 'getActuatorHealth',
+  'GET /actuator/health/liveness': 'getActuatorLiveness',
   'GET /actuator/health/readiness': 'getActuatorReadiness',
   'GET /actuator/prometheus': 'getPrometheusMetrics',
   'POST /api/callbacks/transcription': 'receiveTranscriptionCallback',
@@ -430,6 +431,7 @@ const liveness503 = {
 const operationPatches: Record<string, (operation: Operation, responses: Record<string, Json>) => void> = {
   'GET /api/health': (_operation, responses) => { responses['503'] = liveness503; },
   'GET /actuator/health': (_operation, responses) => { responses['503'] = liveness503; },
+  'GET /actuator/health/liveness': (_operation, responses) => { responses['503'] = liveness503; },
   'GET /actuator/prometheus': (operation, responses) => {
     operation.security = [{}, { metricsToken: [] }];
     responses['200'] = { description: 'Metrics in the Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } };

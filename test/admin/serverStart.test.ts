@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { expect, test } from 'vitest';
 import { setupLinkFileName } from '../../src/admin/credentials/AdminSetupLink.js';
 import { waitFor } from '../helpers/processingHarness.js';
@@ -20,6 +21,9 @@ test('the start prints the setup link once, straight to stdout, never in a log l
   expect(lines.some((line) => line.includes('open this link to set the admin password'))).toBe(true);
   for (const line of lines.filter((candidate) => candidate.startsWith('{'))) expect(line).not.toContain(token);
 
-  const setup = await fetch(`${new URL(link).origin}/admin/api/setup`);
+  // The link is on HTTPS (TLS=auto), which the box's own certificate is enough to trust.
+  expect(link).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/admin\/setup\?token=/);
+  const boxCertificate = readFileSync(join(dataDir, 'tls', 'generated-certificate.pem'), 'utf8');
+  const setup = await undiciFetch(`${new URL(link).origin}/admin/api/setup`, { dispatcher: new Agent({ connect: { ca: boxCertificate } }) });
   expect(await setup.json()).toEqual({ setupRequired: true });
 }, 60_000);

@@ -27,7 +27,7 @@ const specOperations = [
   'GET /api/users/me/voice-profile/status',
 ];
 /** The operational probes the specification mentions under GET /api/health: tag `operations`. */
-const probeOperations = ['GET /actuator/health', 'GET /actuator/health/readiness', 'GET /actuator/prometheus'];
+const probeOperations = ['GET /actuator/health', 'GET /actuator/health/liveness', 'GET /actuator/health/readiness', 'GET /actuator/prometheus'];
 /** The transcription provider's callback (callback mode): not the mobile client's, signed instead of authenticated. */
 const callbackOperations = ['POST /api/callbacks/transcription'];
 /** Endpoints Callscope adds beyond the specification (issue 20). */

@@ -54,10 +54,16 @@ async function sitePair(names: string[]) {
   return { certificatePem: await issueSelfSignedCertificate(key, { dns: names, ip: [] }, { commonName: names[0]!, now: Date.now() }), keyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
-/** A fresh service on its own DATA_DIR (TLS=auto, the default) with HTTPS on a port found free; killed after the test (serverProcess.ts). */
+/**
+ * A fresh service on its own DATA_DIR (TLS=auto, the default) with plain HTTP and HTTPS on two
+ * ports found free (two looks may find the same one: asked again then); killed after the test
+ * (serverProcess.ts).
+ */
 async function startHttpsServer(env: Record<string, string> = {}): Promise<{ server: ServerProcess; httpsPort: number }> {
   const httpsPort = await freeLoopbackPort();
-  return { server: await startServer(newDataDir(), { HTTPS_PORT: String(httpsPort), ...env }), httpsPort };
+  let port = await freeLoopbackPort();
+  while (port === httpsPort) port = await freeLoopbackPort();
+  return { server: await startServer(newDataDir(), { PORT: String(port), HTTPS_PORT: String(httpsPort), ...env }), httpsPort };
 }
 
 describe('TLS=auto (the default): the box serves HTTPS with a certificate of its own', () => {
