@@ -10,7 +10,7 @@ import { freeLoopbackPort } from '../../src/infrastructure/processes/freeLoopbac
 import { namesOf } from '../../src/infrastructure/tls/certificateDetails.js';
 import { generateBoxKey, issueSelfSignedCertificate } from '../../src/infrastructure/tls/issueCertificate.js';
 import { waitFor } from '../helpers/processingHarness.js';
-import { newDataDir, startServer, type ServerProcess } from '../helpers/serverProcess.js';
+import { newDataDir, runNodeUntilExit, startServer, type ServerProcess } from '../helpers/serverProcess.js';
 
 // The service as `npm start` runs it (TLS=auto, the default), spoken to by real TLS clients:
 // Node.js's own and `openssl s_client`.
@@ -143,6 +143,21 @@ describe('the site\'s own certificate from TLS_CERT_FILE', () => {
       write({ certificatePem: (await sitePair([hostname()])).certificatePem, keyPem: second.keyPem });
       await waitFor('the refusal in the log', () => server.output().includes('the changed TLS certificate is not served: The private key does not belong to the certificate; the certificate in use stays') || undefined, 10_000);
       expect((await servedCertificate(httpsPort)).fingerprint256).toBe(fingerprintOf(second.certificatePem));
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('a start on a site certificate that fails its check', () => {
+  it('ends with exit code 78 and one line saying why, serving nothing', async () => {
+    const files = mkdtempSync(join(tmpdir(), 'callscope-site-tls-'));
+    try {
+      writeFileSync(join(files, 'callscope.crt'), (await sitePair([hostname()])).certificatePem);
+      writeFileSync(join(files, 'callscope.key'), (await sitePair([hostname()])).keyPem, { mode: 0o600 });
+      const ended = await runNodeUntilExit('serve', newDataDir(), { PORT: '0', HTTPS_PORT: '0', TLS_CERT_FILE: join(files, 'callscope.crt'), TLS_KEY_FILE: join(files, 'callscope.key') });
+      expect(ended.code).toBe(78);
+      expect(ended.stderr.trim()).toBe('The certificate of TLS_CERT_FILE and TLS_KEY_FILE is not served: The private key does not belong to the certificate. Replace the files, or unset both to serve the box\'s own certificate');
     } finally {
       rmSync(files, { recursive: true, force: true });
     }

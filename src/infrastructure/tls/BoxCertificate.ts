@@ -77,6 +77,8 @@ export class BoxCertificate {
   private poll?: NodeJS.Timeout;
   private settle?: NodeJS.Timeout;
   private log?: CertificateLog;
+  /** What happened before a log was given ({@link watch}): a first start's certificate, an upload not served. */
+  private unreported: [level: keyof CertificateLog, fields: object, message: string][] = [];
   private lastExpiryWarningAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -103,7 +105,7 @@ export class BoxCertificate {
           this.inUse = await this.load();
         } catch (error) {
           if (!(error instanceof CertificateRejected) || this.settings.TLS_CERT_FILE) throw error;
-          this.log?.error({ problem: error.problem }, `the uploaded certificate in ${this.folder} is not served: ${error.message}; serving the generated one`);
+          this.report('error', { problem: error.problem }, `the uploaded certificate in ${this.folder} is not served: ${error.message}; serving the generated one`);
           this.inUse = await this.loadGenerated();
         }
       });
@@ -150,9 +152,10 @@ export class BoxCertificate {
     });
   }
 
-  /** Starts watching the files (see the class); `log` gets what changed and what was refused. */
+  /** Starts watching the files (see the class); `log` gets what changed and what was refused, and what happened before. */
   watch(log: CertificateLog): void {
     this.log = log;
+    for (const [level, fields, message] of this.unreported.splice(0)) log[level](fields, message);
     if (this.poll) return;
     const folders = new Set([this.folder, ...[this.settings.TLS_CERT_FILE, this.settings.TLS_KEY_FILE].filter((path) => path !== undefined).map((path) => dirname(path))]);
     for (const folder of folders) {
@@ -177,10 +180,15 @@ export class BoxCertificate {
     this.poll = undefined;
   }
 
+  private report(level: keyof CertificateLog, fields: object, message: string): void {
+    if (this.log) this.log[level](fields, message);
+    else this.unreported.push([level, fields, message]);
+  }
+
   private scheduleRefresh(): void {
     clearTimeout(this.settle);
     this.settle = setTimeout(() => {
-      this.refresh().catch((error: unknown) => this.log?.error({ err: error }, 'could not read the TLS certificate files again'));
+      this.refresh().catch((error: unknown) => this.report('error', { err: error }, 'could not read the TLS certificate files again'));
     }, settleMs);
     this.settle.unref();
   }
@@ -190,14 +198,14 @@ export class BoxCertificate {
       const next = await this.load();
       if (textOf(next.pair) !== textOf(this.inUse!.pair)) {
         this.use(next);
-        this.log?.info({ source: next.source, origin: next.origin, fingerprintSha256: next.details.fingerprintSha256, notAfter: next.details.notAfter }, 'serving a new TLS certificate to new connections');
+        this.report('info', { source: next.source, origin: next.origin, fingerprintSha256: next.details.fingerprintSha256, notAfter: next.details.notAfter }, 'serving a new TLS certificate to new connections');
       }
       this.refusedText = undefined;
     } catch (error) {
       if (!(error instanceof CertificateRejected)) throw error;
       if (error.message !== this.refusedText) {
         this.refusedText = error.message;
-        this.log?.error({ problem: error.problem }, `the changed TLS certificate is not served: ${error.message}; the certificate in use stays`);
+        this.report('error', { problem: error.problem }, `the changed TLS certificate is not served: ${error.message}; the certificate in use stays`);
       }
     }
     this.warnOfExpiry();
@@ -208,7 +216,7 @@ export class BoxCertificate {
     const warning = expiryWarning(this.inUse!, this.clock());
     if (!warning || this.clock() - this.lastExpiryWarningAt < dayMs) return;
     this.lastExpiryWarningAt = this.clock();
-    this.log?.warn({ notAfter: this.inUse!.details.notAfter }, warning);
+    this.report('warn', { notAfter: this.inUse!.details.notAfter }, warning);
   }
 
   private use(next: CertificateInUse): CertificateInUse {
@@ -247,7 +255,7 @@ export class BoxCertificate {
       const kept = certificatePem === undefined ? { dns: [], ip: [] } : namesOfPem(certificatePem);
       certificatePem = await issueSelfSignedCertificate(key, union(kept, wanted), { commonName: this.machine.hostName, now });
       await writeAtomically(certificatePath, certificatePem, 0o644);
-      this.log?.info({ reason }, 'issued the box\'s own TLS certificate (the same key: pins hold)');
+      this.report('info', { reason }, 'issued the box\'s own TLS certificate (the same key: pins hold)');
     }
     const certificate = new X509Certificate(certificatePem!);
     return { source: 'generated', origin: 'generated', pair: { certificatePem: certificatePem!, keyPem }, details: certificateDetails(certificate) };

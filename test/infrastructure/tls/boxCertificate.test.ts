@@ -145,6 +145,20 @@ describe('a site\'s certificate', () => {
     expect(back.details.publicKeyPinSha256).toBe(generated.details.publicKeyPinSha256);
   });
 
+  it('uploaded and damaged since: the next start serves the box\'s own (the admin page stays reachable) and says why once a log is given', async () => {
+    const dataDir = folder();
+    const generated = await boxCertificate(dataDir).current();
+    await boxCertificate(dataDir).upload(await sitePair(['callscope-box']));
+    writeFileSync(join(dataDir, 'tls', 'site-key.pem'), (await sitePair(['callscope-box'])).keyPem);
+    const restarted = boxCertificate(dataDir);
+    expect((await restarted.current()).details.fingerprintSha256).toBe(generated.details.fingerprintSha256);
+    const logged: string[] = [];
+    const log = { info: () => undefined, warn: () => undefined, error: (_fields: object, message: string) => void logged.push(message) };
+    restarted.watch(log);
+    restarted.close();
+    expect(logged).toEqual([expect.stringMatching(/^the uploaded certificate in .*tls is not served: The private key does not belong to the certificate; serving the generated one$/)]);
+  });
+
   it('from TLS_CERT_FILE: a start on one that fails is refused; a change on disk is served, a bad change is not, and uploads are refused', async () => {
     const dataDir = folder();
     const files = folder();
