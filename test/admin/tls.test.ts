@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateBoxKey, issueSelfSignedCertificate } from '../../src/infrastructure/tls/issueCertificate.js';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.js';
+import { selfSignedSiteCertificate } from '../helpers/testCertificates.js';
 import { completeSetup, errorCodeOf } from './adminClient.js';
 
 interface TlsOverview {
@@ -18,13 +18,10 @@ afterEach(async () => {
   testApp = undefined;
 });
 
-/** A certificate for this machine's host name (what a site's certificate must cover without TLS_HOSTNAMES) and its key. */
+/** The upload's body: a certificate for this machine's host name (what a site's certificate must cover without TLS_HOSTNAMES) and its key. */
 async function siteCertificate(names = [hostname()]): Promise<{ certificate: string; privateKey: string }> {
-  const key = generateBoxKey();
-  return {
-    certificate: await issueSelfSignedCertificate(key, { dns: names, ip: [] }, { commonName: names[0]!, now: Date.now() }),
-    privateKey: key.export({ type: 'pkcs8', format: 'pem' }).toString(),
-  };
+  const { certificatePem, keyPem } = await selfSignedSiteCertificate({ names });
+  return { certificate: certificatePem, privateKey: keyPem };
 }
 
 describe('GET /admin/api/tls and the site\'s certificate on the admin page', () => {

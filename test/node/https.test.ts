@@ -8,8 +8,8 @@ import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../src/infrastructure/processes/freeLoopbackPort.js';
 import { namesOf } from '../../src/infrastructure/tls/certificateDetails.js';
-import { generateBoxKey, issueSelfSignedCertificate } from '../../src/infrastructure/tls/issueCertificate.js';
 import { waitFor } from '../helpers/processingHarness.js';
+import { selfSignedSiteCertificate } from '../helpers/testCertificates.js';
 import { newDataDir, runNodeUntilExit, startServer, type ServerProcess } from '../helpers/serverProcess.js';
 
 // The service as `npm start` runs it (TLS=auto, the default), spoken to by real TLS clients:
@@ -49,10 +49,7 @@ function httpsFetch(certificatePem: string, url: string, init: UndiciRequestInit
   return undiciFetch(url, { ...init, dispatcher: new Agent({ connect: { ca: certificatePem } }) });
 }
 
-async function sitePair(names: string[]) {
-  const key = generateBoxKey();
-  return { certificatePem: await issueSelfSignedCertificate(key, { dns: names, ip: [] }, { commonName: names[0]!, now: Date.now() }), keyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString() };
-}
+const sitePair = (names: string[]) => selfSignedSiteCertificate({ names });
 
 /**
  * A fresh service on its own DATA_DIR (TLS=auto, the default) with plain HTTP and HTTPS on two

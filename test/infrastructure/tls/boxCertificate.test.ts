@@ -7,7 +7,7 @@ import { loadConfig } from '../../../src/config/loadConfig.js';
 import type { MachineIdentity } from '../../../src/infrastructure/tls/boxNames.js';
 import { BoxCertificate, expiryWarning, SiteCertificateFromEnvironment, type CertificateInUse } from '../../../src/infrastructure/tls/BoxCertificate.js';
 import { CertificateRejected, checkCertificate, type CertificatePair } from '../../../src/infrastructure/tls/checkCertificate.js';
-import { generateBoxKey, issueSelfSignedCertificate } from '../../../src/infrastructure/tls/issueCertificate.js';
+import { selfSignedSiteCertificate } from '../../helpers/testCertificates.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
 const folders: string[] = [];
@@ -33,10 +33,8 @@ function machine(addresses = ['192.0.2.10']): MachineIdentity {
 }
 
 /** A certificate for `names` signed by a new key, valid from `now` (less an hour) for 397 days. */
-async function sitePair(names: string[], now = Date.now()): Promise<CertificatePair> {
-  const key = generateBoxKey();
-  const certificatePem = await issueSelfSignedCertificate(key, { dns: names, ip: [] }, { commonName: names[0] ?? 'site', now });
-  return { certificatePem, keyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString() };
+function sitePair(names: string[], now = Date.now()): Promise<CertificatePair> {
+  return selfSignedSiteCertificate({ names, now });
 }
 
 function boxCertificate(dataDir: string, env: Record<string, string> = {}, clock = () => Date.now(), identity = machine()): BoxCertificate {
