@@ -51,8 +51,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const { config } = services;
   const app = Fastify({
-    // An HTTPS server: Fastify types the instance by its server, the rest of the app takes it as
-    // FastifyInstance (below), which an HTTPS server's handlers are in every way used here.
+    // An HTTPS server. Fastify types the instance by its server; the app is returned as the plain
+    // FastifyInstance (below): no route or hook here depends on the kind of server.
     ...(options.https ? { https: options.https } : {}),
     logger: options.logger ?? loggerOptions(config),
     genReqId: (request) => {

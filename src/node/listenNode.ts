@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PortUnavailable, type PortSetting } from './PortUnavailable.js';
 
@@ -26,7 +26,7 @@ const keepAliveTimeoutMs = 72_000;
  * Binds a node's ports: the app's server first, then (with HTTPS) a plain HTTP server handing
  * every request to the same routes and hooks (`app.routing`), which send a plain request from
  * another machine to HTTPS (`registerTransportSecurity`). A port taken, or one this process may
- * not bind, ends the start as {@link PortUnavailable}, with every port let go.
+ * not bind, ends the start as {@link PortUnavailable}; the caller closes the app (and so its port).
  */
 export async function listenNode(app: FastifyInstance, ports: NodePorts): Promise<NodeListeners> {
   await bound(ports.app, ports.host, () => app.listen({ port: ports.app.port, host: ports.host }));

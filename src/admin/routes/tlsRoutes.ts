@@ -4,12 +4,10 @@ import { Type } from 'typebox';
 import type { Services } from '../../createServices.js';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas/commonSchemas.js';
-import { expiryWarning, SiteCertificateFromEnvironment, type CertificateInUse } from '../../infrastructure/tls/BoxCertificate.js';
+import { daysUntilExpiry, expiryWarning, SiteCertificateFromEnvironment, type CertificateInUse } from '../../infrastructure/tls/BoxCertificate.js';
 import { CertificateRejected } from '../../infrastructure/tls/checkCertificate.js';
 import { recordAdminAction } from '../audit/recordAdminAction.js';
 import { TlsCertificateUploadSchema, TlsOverviewSchema } from '../schemas/tlsSchemas.js';
-
-const dayMs = 24 * 60 * 60 * 1000;
 
 /**
  * The Certificate page: the certificate HTTPS serves and its public-key pin (also as a QR code,
@@ -80,7 +78,7 @@ function certificateView(certificate: CertificateInUse, now: number) {
     source: certificate.source,
     origin: certificate.origin,
     ...certificate.details,
-    expiresInDays: Math.floor((Date.parse(certificate.details.notAfter) - now) / dayMs),
+    expiresInDays: daysUntilExpiry(certificate, now),
     renewsItself: certificate.source === 'generated',
     warning: expiryWarning(certificate, now),
     pin: pinOf(certificate),

@@ -308,12 +308,17 @@ interface SiteFiles {
  */
 export function expiryWarning(inUse: CertificateInUse, now: number): string | null {
   const notAfter = Date.parse(inUse.details.notAfter);
-  const days = Math.floor((notAfter - now) / dayMs);
+  const days = daysUntilExpiry(inUse, now);
   if (days >= renewBeforeDays) return null;
   if (notAfter <= now) return `The certificate expired on ${inUse.details.notAfter.slice(0, 10)}: clients refuse it${inUse.source === 'site' ? '; replace it' : ''}`;
   return inUse.source === 'site'
     ? `The certificate expires on ${inUse.details.notAfter.slice(0, 10)} (in ${days} days): replace it (${inUse.origin === 'environment' ? 'TLS_CERT_FILE and TLS_KEY_FILE' : 'upload a new one'})`
     : `The box's own certificate expires on ${inUse.details.notAfter.slice(0, 10)} (in ${days} days) and has not renewed itself: see the log`;
+}
+
+/** Whole days from `now` until the certificate's `notAfter`; negative once it has passed. */
+export function daysUntilExpiry(inUse: CertificateInUse, now: number): number {
+  return Math.floor((Date.parse(inUse.details.notAfter) - now) / dayMs);
 }
 
 async function readPair(files: SiteFiles): Promise<CertificatePair> {
