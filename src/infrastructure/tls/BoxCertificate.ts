@@ -1,6 +1,6 @@
 import { createPrivateKey, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Config } from '../../config/configSchema.js';
 import type { Clock } from '../clock.js';
@@ -229,6 +229,8 @@ export class BoxCertificate {
     const files = await this.siteFiles();
     if (!files) return this.loadGenerated();
     const pair = await readPair(files);
+    // Unchanged since it was taken: it was checked then (its end is watched by the expiry warning).
+    if (this.inUse?.origin === files.origin && textOf(pair) === textOf(this.inUse.pair)) return this.inUse;
     const checked = checkCertificate(pair, { requiredNames: requiredSiteNames(this.settings, this.machine), now: this.clock() });
     return { source: 'site', origin: files.origin, pair, details: checked.details };
   }
@@ -238,7 +240,7 @@ export class BoxCertificate {
     const { TLS_CERT_FILE, TLS_KEY_FILE } = this.settings;
     if (TLS_CERT_FILE && TLS_KEY_FILE) return { origin: 'environment', certificatePath: TLS_CERT_FILE, keyPath: TLS_KEY_FILE };
     const certificatePath = join(this.folder, fileNames.uploadedCertificate);
-    const uploaded = await readFile(certificatePath).then(() => true, () => false);
+    const uploaded = await access(certificatePath).then(() => true, () => false);
     return uploaded ? { origin: 'upload', certificatePath, keyPath: join(this.folder, fileNames.uploadedKey) } : undefined;
   }
 
